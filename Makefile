@@ -1,0 +1,115 @@
+# mmubench: one boot image per board.
+#   make                  all boards
+#   make BOARD=<name>     one board into build/<name>/
+#   make tools            host programs into build/tools/
+#   make run              the probe suite in QEMU on both architectures
+#   make check            the test suite (selftest/)
+#   V=1                   show the commands
+
+BOARDS	:= walnut ref405ep pc
+BUILD	:= build
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+.PHONY: all tools run check clean $(BOARDS)
+
+ifeq ($(BOARD),)
+
+all: $(BOARDS)
+$(BOARDS):
+	$(Q)$(MAKE) --no-print-directory BOARD=$@
+
+else
+
+ifeq ($(wildcard board/$(BOARD)/board.mk),)
+$(error unknown BOARD '$(BOARD)'; boards: $(BOARDS))
+endif
+include board/$(BOARD)/board.mk
+include arch/$(ARCH)/arch.mk
+
+CC	:= $(CROSS)gcc
+LD	:= $(CROSS)ld
+OBJCOPY	:= $(CROSS)objcopy
+SIZE	:= $(CROSS)size
+
+OUT	:= $(BUILD)/$(BOARD)
+NEWLIB	:= $(BUILD)/newlib/$(NEWLIB_ARCH)
+LIBGCC	:= $(shell $(CC) $(ARCH_CFLAGS) -print-libgcc-file-name)
+
+CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -ffreestanding \
+	   -fno-common -ffunction-sections -fdata-sections -fno-builtin-printf \
+	   $(ARCH_CFLAGS) -nostdinc -isystem $(NEWLIB)/$(NEWLIB_TRIPLET)/include \
+	   -isystem $(shell $(CC) $(ARCH_CFLAGS) -print-file-name=include) \
+	   -Iinclude -Iarch/$(ARCH) -Iboard/common -I$(OUT)
+LDFLAGS	:= $(ARCH_LDFLAGS) -nostdlib -z noexecstack --no-warn-rwx-segments -T $(LDSCRIPT) --gc-sections -Map $(OUT)/mmubench.map
+
+SRCS	:= $(wildcard boot/*.c) $(ARCH_SRCS) $(wildcard board/$(BOARD)/*.c) \
+	   $(wildcard board/common/*.c) $(wildcard tests/*.c)
+OBJS	:= $(patsubst %,$(OUT)/obj/%.o,$(basename $(SRCS)))
+VERSION	:= $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
+
+all: $(OUT)/mmubench.elf $(OUT)/mmubench.bin $(OUT)/mmubench.uimg
+
+$(NEWLIB)/.done:
+	$(Q)tools/build-newlib $(NEWLIB_ARCH) $(NEWLIB)
+
+# Rewritten only when the version changes, so objects do not rebuild.
+$(OUT)/version.h: FORCE
+	$(Q)mkdir -p $(OUT)
+	$(Q)echo '#define MMUBENCH_VERSION "$(VERSION)"' > $@.tmp
+	$(Q)cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+
+$(OUT)/obj/%.o: %.c $(NEWLIB)/.done $(OUT)/version.h
+	@mkdir -p $(dir $@)
+	@[ -n "$(Q)" ] && echo "  CC      $<" || true
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(OUT)/obj/%.o: %.S $(NEWLIB)/.done
+	@mkdir -p $(dir $@)
+	@[ -n "$(Q)" ] && echo "  AS      $<" || true
+	$(Q)$(CC) $(CFLAGS) -D__ASSEMBLY__ -MMD -MP -c $< -o $@
+
+$(OUT)/mmubench.elf: $(OBJS) $(LDSCRIPT)
+	@[ -n "$(Q)" ] && echo "  LD      $@" || true
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJS) -L$(NEWLIB)/$(NEWLIB_TRIPLET)/lib \
+		--start-group -lc -lm $(LIBGCC) --end-group
+	@$(SIZE) $@ | awk 'NR==2 { printf "  SIZE    %s: text+data %d bytes (bss %d)\n", "$@", $$1+$$2, $$3 }'
+
+$(OUT)/mmubench.bin: $(OUT)/mmubench.elf
+	$(Q)$(OBJCOPY) -O binary -j .text -j .rodata -j .data $< $@
+
+# Legacy uImage for U-Boot bootm; on ppc a "kernel", so bootm passes the
+# bd_t in r3 and bootargs in r6/r7.
+$(OUT)/mmubench.uimg: $(OUT)/mmubench.bin
+	$(Q)addr=$$($(CROSS)nm $(OUT)/mmubench.elf | awk '$$3=="__image_start"{print $$1}'); \
+	mkimage -A $(MKIMAGE_ARCH) -O linux -T kernel -C none -a 0x$$addr -e 0x$$addr \
+		-n "mmubench $(VERSION) $(BOARD)" -d $< $@ >/dev/null
+
+-include $(OBJS:.o=.d)
+
+endif
+
+FORCE:
+
+tools: $(BUILD)/tools/logcheck
+
+$(BUILD)/tools/logcheck: tools/logcheck.c boot/crc32.c
+	@mkdir -p $(dir $@)
+	$(Q)cc -std=gnu11 -O2 -Wall -Wextra -o $@ tools/logcheck.c boot/crc32.c
+
+run: 
+	$(Q)tools/install-deps
+	$(Q)$(MAKE) --no-print-directory all tools
+	$(Q)tools/run-suite
+
+check:
+	$(Q)tools/install-deps
+	$(Q)$(MAKE) --no-print-directory all tools
+	$(Q)python3 -m pytest -q selftest
+
+clean:
+	rm -rf $(BUILD)/walnut $(BUILD)/ref405ep $(BUILD)/pc $(BUILD)/tools

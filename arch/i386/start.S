@@ -1,0 +1,103 @@
+/*
+ * Entry for i386: multiboot (EAX = 0x2BADB002, EBX = multiboot info) and
+ * U-Boot go (regparm(3): EAX = argc, EDX = argv, return address on the
+ * stack).  Loads our own GDT, stack and BSS, keeps what we need to return
+ * to U-Boot, then calls i386_entry() in C.
+ */
+#define MULTIBOOT_MAGIC		0x1BADB002
+#define MULTIBOOT_FLAGS		0x00000002	/* give us the memory info and map */
+#define MULTIBOOT_BOOTED	0x2BADB002
+
+	.section .text.entry, "ax"
+	.code32
+	.globl	_start
+_start:
+	jmp	entry			/* image offset 0 is the 'go' entry point */
+
+	.align	4
+multiboot_header:			/* must lie in the first 8 KiB */
+	.long	MULTIBOOT_MAGIC
+	.long	MULTIBOOT_FLAGS
+	.long	-(MULTIBOOT_MAGIC + MULTIBOOT_FLAGS)
+
+entry:
+	cli				/* no interrupts until our IDT is in */
+	cld				/* C expects the direction flag clear */
+	/* Keep U-Boot's callee-saved registers, stack and tables for exit=return. */
+	movl	%esp, loader_esp
+	movl	%ebx, loader_ebx
+	movl	%esi, loader_esi
+	movl	%edi, loader_edi
+	movl	%ebp, loader_ebp
+	sgdt	loader_gdtr
+	sidt	loader_idtr
+	movl	%eax, entry_eax		/* magic or argc */
+	movl	%ebx, entry_ebx		/* multiboot info */
+	movl	%edx, entry_edx		/* argv */
+
+	/* Our GDT: flat 4 GiB code and data.  Multiboot leaves GDTR undefined. */
+	lgdt	gdt_descriptor
+	ljmp	$0x08, $1f		/* reload CS */
+1:	movw	$0x10, %ax
+	movw	%ax, %ds
+	movw	%ax, %es
+	movw	%ax, %fs
+	movw	%ax, %gs
+	movw	%ax, %ss
+	movl	$__stack_top, %esp
+	xorl	%ebp, %ebp		/* ends stack traces */
+
+	/* Clear BSS. */
+	movl	$__bss_start, %edi
+	movl	$__bss_end, %ecx
+	subl	%edi, %ecx
+	xorl	%eax, %eax
+	rep stosb
+
+	pushl	entry_edx
+	pushl	entry_ebx
+	pushl	entry_eax
+	call	i386_entry		/* never returns */
+2:	hlt
+	jmp	2b
+
+/*
+ * i386_return_to_loader(status): back to U-Boot's 'go' with its GDT, IDT,
+ * stack and callee-saved registers.  Called with paging off.
+ */
+	.globl	i386_return_to_loader
+i386_return_to_loader:
+	movl	4(%esp), %eax		/* status: go's return code */
+	lgdt	loader_gdtr
+	lidt	loader_idtr
+	movl	loader_esp, %esp	/* U-Boot's stack: its return address on top */
+	movl	loader_ebx, %ebx
+	movl	loader_esi, %esi
+	movl	loader_edi, %edi
+	movl	loader_ebp, %ebp
+	ret				/* U-Boot's CS is unchanged: same flat code segment */
+
+	.data
+	.align	8
+gdt:
+	.quad	0			/* null */
+	.quad	0x00cf9a000000ffff	/* 0x08: code, base 0, limit 4 GiB, 32-bit */
+	.quad	0x00cf92000000ffff	/* 0x10: data, base 0, limit 4 GiB */
+gdt_end:
+gdt_descriptor:
+	.word	gdt_end - gdt - 1
+	.long	gdt
+
+	.align	4
+loader_esp:	.long 0
+loader_ebx:	.long 0
+loader_esi:	.long 0
+loader_edi:	.long 0
+loader_ebp:	.long 0
+entry_eax:	.long 0
+entry_ebx:	.long 0
+entry_edx:	.long 0
+loader_gdtr:	.word 0
+		.long 0
+loader_idtr:	.word 0
+		.long 0

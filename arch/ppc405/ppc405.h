@@ -1,0 +1,62 @@
+/* PowerPC 405 registers and helpers shared inside arch/ppc405 and by the
+ * 405 boards. */
+#ifndef PPC405_H
+#define PPC405_H
+#include <stdint.h>
+
+#define SPR_SRR0	26
+#define SPR_SRR1	27
+#define SPR_PVR		287
+#define SPR_ZPR		944
+#define SPR_PID		945
+#define SPR_TSR		984
+#define SPR_TCR		986
+#define SPR_ESR		980
+#define SPR_DEAR	981
+#define SPR_EVPR	982
+#define SPR_SRR2	990
+#define SPR_SRR3	991
+#define SPR_DBCR0	1010
+
+#define MSR_WE	0x00040000
+#define MSR_CE	0x00020000
+#define MSR_EE	0x00008000
+#define MSR_PR	0x00004000
+#define MSR_ME	0x00001000
+#define MSR_IR	0x00000020
+#define MSR_DR	0x00000010
+
+#define mfspr(n) ({ uint32_t v_; __asm__ volatile("mfspr %0, %1" : "=r"(v_) : "i"(n)); v_; })
+#define mtspr(n, v) __asm__ volatile("mtspr %0, %1" : : "i"(n), "r"((uint32_t)(v)) : "memory")
+#define mfdcr(n) ({ uint32_t v_; __asm__ volatile("mfdcr %0, %1" : "=r"(v_) : "i"(n)); v_; })
+#define mtdcr(n, v) __asm__ volatile("mtdcr %0, %1" : : "i"(n), "r"((uint32_t)(v)) : "memory")
+
+static inline uint32_t mfmsr(void)
+{
+	uint32_t v;
+	__asm__ volatile("mfmsr %0" : "=r"(v));
+	return v;
+}
+
+static inline void mtmsr(uint32_t v)
+{
+	__asm__ volatile("mtmsr %0; isync" : : "r"(v) : "memory");
+}
+
+/* The U-Boot bd_t fields a 4xx U-Boot (1.x to 2017) and QEMU's ref405ep
+ * both place at these offsets. */
+struct ppc4xx_bd {
+	uint32_t memstart, memsize;		/* 0, 4 */
+	uint32_t flashstart, flashsize, flashoffset;
+	uint32_t sramstart, sramsize, bootflags, ipaddr;
+	uint8_t enetaddr[6];
+	uint16_t ethspeed;
+	uint32_t intfreq, busfreq, baudrate;	/* 44, 48, 52 */
+};
+
+/* Size of the SDRAM the 405's own controller has enabled (0 if none). */
+uint64_t ppc405_sdram_bytes(void);
+
+void ppc405_return_to_loader(int status) __attribute__((noreturn));
+
+#endif

@@ -1,0 +1,48 @@
+/* The 405's 64-bit timebase: reading it, and knowing its rate. */
+#include <stdio.h>
+#include "arch.h"
+#include "boot_info.h"
+#include "ppc405.h"
+
+uint64_t arch_ticks(void)
+{
+	uint32_t hi, lo, hi2;
+
+	do {	/* re-read if the low word carried into the high one */
+		__asm__ volatile("mftbu %0; mftb %1; mftbu %2" : "=r"(hi), "=r"(lo), "=r"(hi2));
+	} while (hi != hi2);
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* Exactly `n` executions of one bdnz: n instructions, plus a fixed few. */
+static uint64_t ticks_over_instructions(uint32_t n)
+{
+	uint64_t t0 = arch_ticks();
+	__asm__ volatile("mtctr %0\n1: bdnz 1b" : : "r"(n) : "ctr");
+	return arch_ticks() - t0;
+}
+
+void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
+{
+	static char source[96];
+
+	if (icount_shift >= 0) {
+		/* Under QEMU -icount, one instruction is 2^shift ns of virtual time:
+		 * the instruction count is the reference clock. */
+		const uint32_t n = 200000;
+		uint64_t ticks = ticks_over_instructions(n);
+		uint64_t ns = (uint64_t)n << icount_shift;
+		bi->tick_hz = ticks * 1000000000ull / ns;
+		snprintf(source, sizeof(source),
+			 "measured: %llu ticks over %lu instructions at QEMU -icount shift=%d",
+			 (unsigned long long)ticks, (unsigned long)n, icount_shift);
+		bi->tick_hz_source = source;
+		return;
+	}
+	/* The 405's timebase counts at the CPU clock unless an external timer
+	 * clock is selected; the loader's CPU frequency is the best we have. */
+	bi->tick_hz = bi->cpu_hz;
+	snprintf(source, sizeof(source), "assumed equal to the cpu clock (%s), not verified",
+		 bi->cpu_hz_source);
+	bi->tick_hz_source = source;
+}

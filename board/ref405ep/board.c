@@ -1,0 +1,57 @@
+/* QEMU's ref405ep: the Walnut's stand-in in CI.  A 405EP, 128 MiB, UART0
+ * at 0xEF600300 as on the Walnut, and no isa-debug-exit: a core reset with
+ * QEMU's -no-reboot ends the run. */
+#include "arch.h"
+#include "board.h"
+#include "ns16550.h"
+#include "ppc405.h"
+
+const char board_name[] = "ref405ep";
+const int board_has_qemu_exit = 1;
+
+#define UART0 ((volatile uint8_t *)0xEF600300)
+
+static uint8_t uart_read(unsigned reg) { return UART0[reg]; }
+static void uart_write(unsigned reg, uint8_t v) { UART0[reg] = v; }
+static const struct ns16550 uart = { uart_read, uart_write };
+
+void board_console_init(const struct boot_info *bi)
+{
+	(void)bi;
+	ns16550_init(&uart, 0);		/* QEMU ignores the baud rate */
+}
+
+void board_putc(char c)
+{
+	ns16550_putc(&uart, c);
+}
+
+void board_init(struct boot_info *bi)
+{
+	const struct ppc4xx_bd *bd = bi->bd;
+
+	if (bd) {
+		bi->ram_bytes = bd->memsize;
+		bi->ram_source = "bd_t memsize";
+		bi->cpu_hz = bd->intfreq;
+		bi->cpu_hz_source = "bd_t intfreq";
+	} else {
+		bi->ram_bytes = ppc405_sdram_bytes();
+		bi->ram_source = "SDRAM controller bank registers";
+		bi->cpu_hz = 0;
+		bi->cpu_hz_source = "no bd_t from the loader";
+	}
+}
+
+void board_exit(int how, int status)
+{
+	(void)status;			/* the runner reads the status line */
+	ns16550_drain(&uart);
+	if (how == EXIT_QEMU) {
+		/* DBCR0[RST] = 0b11: reset; QEMU -no-reboot exits on it. */
+		mtspr(SPR_DBCR0, 0x30000000);
+	}
+	if (how == EXIT_RETURN && arch_can_return())
+		arch_return_to_loader(status);
+	arch_halt();
+}

@@ -1,0 +1,50 @@
+/* IBM's Walnut: a 405GP evaluation board, booted by U-Boot (or PPCBoot).
+ * UART0 at 0xEF600300, left set up by the firmware: we keep its divisor. */
+#include "arch.h"
+#include "board.h"
+#include "ns16550.h"
+#include "ppc405.h"
+
+const char board_name[] = "walnut";
+const int board_has_qemu_exit = 0;
+
+#define UART0 ((volatile uint8_t *)0xEF600300)
+
+static uint8_t uart_read(unsigned reg) { return UART0[reg]; }
+static void uart_write(unsigned reg, uint8_t v) { UART0[reg] = v; }
+static const struct ns16550 uart = { uart_read, uart_write };
+
+void board_console_init(const struct boot_info *bi)
+{
+	(void)bi;
+	ns16550_init(&uart, 0);		/* keep U-Boot's baud rate */
+}
+
+void board_putc(char c)
+{
+	ns16550_putc(&uart, c);
+}
+
+void board_init(struct boot_info *bi)
+{
+	const struct ppc4xx_bd *bd = bi->bd;
+
+	/* The SDRAM controller is the truth; the bd_t is a cross-check. */
+	bi->ram_bytes = ppc405_sdram_bytes();
+	bi->ram_source = "SDRAM controller bank registers";
+	if (bd) {
+		bi->cpu_hz = bd->intfreq;
+		bi->cpu_hz_source = "bd_t intfreq";
+	} else {
+		bi->cpu_hz = 0;
+		bi->cpu_hz_source = "no bd_t from U-Boot go";
+	}
+}
+
+void board_exit(int how, int status)
+{
+	ns16550_drain(&uart);
+	if (how == EXIT_RETURN && arch_can_return())
+		arch_return_to_loader(status);
+	arch_halt();
+}

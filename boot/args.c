@@ -1,0 +1,264 @@
+/* Boot arguments: key=value words, the same on every entry path.  Anything
+ * not understood is an error that names the valid choices: no argument is
+ * ever silently ignored or defaulted. */
+#include <stdlib.h>
+#include <string.h>
+#include "arch.h"
+#include "board.h"
+#include "config.h"
+#include "report.h"
+
+struct config config = { .reps = 1, .icount_shift = -1 };
+
+static void say_error(const char *key, const char *value, const char *why)
+{
+	console_printf("mmubench: error: boot argument '%s%s%s': %s\n",
+		       key, value ? "=" : "", value ? value : "", why);
+}
+
+int arg_uint(const char *key, const char *value, unsigned long min, unsigned long max,
+	     unsigned long *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!value || !*value || *value == '-') {
+		say_error(key, value, "needs a number");
+		return -1;
+	}
+	v = strtoull(value, &end, 0);
+	if (*end == 'k' || *end == 'K')
+		v <<= 10, end++;
+	else if (*end == 'm' || *end == 'M')
+		v <<= 20, end++;
+	if (*end) {
+		say_error(key, value, "not a number");
+		return -1;
+	}
+	if (v < min || v > max) {
+		console_printf("mmubench: error: boot argument '%s=%s': out of range %lu..%lu\n",
+			       key, value, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int arg_choice(const char *key, const char *value, const char *const choices[], int *out)
+{
+	for (int i = 0; value && choices[i]; i++)
+		if (!strcmp(value, choices[i])) {
+			*out = i;
+			return 0;
+		}
+	say_error(key, value, "not a valid choice; valid:");
+	for (int i = 0; choices[i]; i++)
+		console_printf("  %s\n", choices[i]);
+	return -1;
+}
+
+/* Split a comma list and call `add` for each word; "all" means every one. */
+static int set_list(const char *key, const char *value, int (*add)(const char *),
+		    void (*add_all)(void))
+{
+	char word[32];
+
+	if (!value || !*value) {
+		say_error(key, value, "needs a comma-separated list, or all");
+		return -1;
+	}
+	if (!strcmp(value, "all")) {
+		add_all();
+		return 0;
+	}
+	for (const char *p = value; *p;) {
+		size_t n = strcspn(p, ",");
+		if (n == 0 || n >= sizeof(word)) {
+			say_error(key, value, "empty or overlong name in the list");
+			return -1;
+		}
+		memcpy(word, p, n);
+		word[n] = 0;
+		if (add(word) < 0)
+			return -1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+static int add_probe(const char *name)
+{
+	for (int i = 0; i < probe_count; i++)
+		if (!strcmp(name, probe_table[i]->name)) {
+			for (int j = 0; j < config.nprobes; j++)
+				if (config.probes[j] == probe_table[i])
+					return 0;
+			config.probes[config.nprobes++] = probe_table[i];
+			return 0;
+		}
+	console_printf("mmubench: error: unknown probe '%s'; valid probes (or all):\n", name);
+	for (int i = 0; i < probe_count; i++)
+		console_printf("  %-10s %s\n", probe_table[i]->name, probe_table[i]->what);
+	return -1;
+}
+
+static void add_all_probes(void)
+{
+	config.nprobes = 0;
+	for (int i = 0; i < probe_count && i < MAX_RUN_PROBES; i++)
+		config.probes[config.nprobes++] = probe_table[i];
+}
+
+static int add_mode(const char *name)
+{
+	for (int i = 0; mmu_modes[i]; i++)
+		if (!strcmp(name, mmu_modes[i]->name)) {
+			if (config.nmodes == MAX_RUN_MODES) {
+				console_printf("mmubench: error: more than %d modes\n", MAX_RUN_MODES);
+				return -1;
+			}
+			config.modes[config.nmodes++] = mmu_modes[i];
+			return 0;
+		}
+	console_printf("mmubench: error: unknown mode '%s' on %s; valid modes (or all):\n",
+		       name, arch_name);
+	for (int i = 0; mmu_modes[i]; i++)
+		console_printf("  %-10s %s\n", mmu_modes[i]->name, mmu_modes[i]->what);
+	return -1;
+}
+
+static void add_all_modes(void)
+{
+	config.nmodes = 0;
+	for (int i = 0; mmu_modes[i] && i < MAX_RUN_MODES; i++)
+		config.modes[config.nmodes++] = mmu_modes[i];
+}
+
+static int set_probes(const char *key, const char *value)
+{
+	config.nprobes = 0;
+	return set_list(key, value, add_probe, add_all_probes);
+}
+
+static int set_modes(const char *key, const char *value)
+{
+	config.nmodes = 0;
+	return set_list(key, value, add_mode, add_all_modes);
+}
+
+static int set_reps(const char *key, const char *value)
+{
+	unsigned long v;
+
+	if (arg_uint(key, value, 1, 1000, &v) < 0)
+		return -1;
+	config.reps = v;
+	return 0;
+}
+
+static int set_quick(const char *key, const char *value)
+{
+	if (value) {
+		say_error(key, value, "takes no value (write just 'quick')");
+		return -1;
+	}
+	config.quick = 1;
+	return 0;
+}
+
+static int set_exit(const char *key, const char *value)
+{
+	static const char *const how[] = { "qemu", "return", "halt", 0 };
+	int i;
+
+	if (arg_choice(key, value, how, &i) < 0)
+		return -1;
+	if (i == EXIT_QEMU && !board_has_qemu_exit) {
+		say_error(key, value, "this board is not a QEMU machine");
+		return -1;
+	}
+	if (i == EXIT_RETURN && !arch_can_return()) {
+		say_error(key, value, "no loader to return to (only after U-Boot 'go')");
+		return -1;
+	}
+	config.exit = i;
+	return 0;
+}
+
+static int set_crash(const char *key, const char *value)
+{
+	static const char *const kinds[] = { "data", "fetch", "illegal", "align", "divide", 0 };
+	const char *why;
+	int i;
+
+	if (arg_choice(key, value, kinds, &i) < 0)
+		return -1;
+	why = arch_crash_unsupported(kinds[i]);
+	if (why) {
+		say_error(key, value, why);
+		return -1;
+	}
+	config.crash = kinds[i];
+	return 0;
+}
+
+static int set_icount(const char *key, const char *value)
+{
+	unsigned long v;
+
+	if (arg_uint(key, value, 0, 10, &v) < 0)
+		return -1;
+	config.icount_shift = v;
+	return 0;
+}
+
+static const struct boot_arg boot_args[] = {
+	{ "probes", "comma list of probes, or all", set_probes },
+	{ "modes", "comma list of MMU modes, or all", set_modes },
+	{ "reps", "1..1000 repetitions per probe and mode", set_reps },
+	{ "quick", "(no value) small sizes, for CI", set_quick },
+	{ "exit", "qemu, return or halt", set_exit },
+	{ "crash", "data, fetch, illegal, align or divide", set_crash },
+	{ "icount", "0..10: QEMU -icount shift, set by tools/run-qemu", set_icount },
+	{ 0 }
+};
+
+static const struct boot_arg *const arg_tables[] = { boot_args, arch_args, probe_args, 0 };
+
+static const struct boot_arg *find_arg(const char *key, size_t len)
+{
+	for (int t = 0; arg_tables[t]; t++)
+		for (const struct boot_arg *a = arg_tables[t]; a->key; a++)
+			if (strlen(a->key) == len && !strncmp(a->key, key, len))
+				return a;
+	return 0;
+}
+
+/* argv[0] is the loader's (U-Boot's load address, or our own name). */
+int parse_args(int argc, char **argv)
+{
+	char key[32];
+
+	add_all_probes();
+	add_all_modes();
+	config.exit = board_has_qemu_exit ? EXIT_QEMU : arch_can_return() ? EXIT_RETURN : EXIT_HALT;
+
+	for (int i = 1; i < argc; i++) {
+		const char *word = argv[i], *eq = strchr(word, '=');
+		size_t len = eq ? (size_t)(eq - word) : strlen(word);
+		const struct boot_arg *a = find_arg(word, len);
+
+		if (!a || len >= sizeof(key)) {
+			console_printf("mmubench: error: unknown boot argument '%s'; valid keys:\n", word);
+			for (int t = 0; arg_tables[t]; t++)
+				for (a = arg_tables[t]; a->key; a++)
+					console_printf("  %-12s %s\n", a->key, a->choices);
+			return -1;
+		}
+		memcpy(key, word, len);
+		key[len] = 0;
+		if (a->set(key, eq ? eq + 1 : 0) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,189 @@
+/* The run loop: every probe, every repetition, every mode, interleaved per
+ * repetition (A B C A B C ...) so that drift favours no mode.  Samples are
+ * kept per mode and reported as medians once all repetitions are done. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arch.h"
+#include "board.h"
+#include "config.h"
+#include "report.h"
+
+#define MAX_METRICS 48
+
+struct metric {
+	const char *name, *unit;
+	int decimals;
+	int n;
+	int64_t *samples;		/* reps of them */
+};
+
+struct mode_run {
+	int result;			/* worst over the repetitions */
+	char reason[96];
+	struct metric metrics[MAX_METRICS];
+	int nmetrics;
+	struct mmu_counters counted;	/* summed over repetitions */
+};
+
+static struct mode_run runs[MAX_RUN_MODES];
+static struct mode_run *current;
+static mmu_fault_hook fault_hook;
+
+void mmu_set_fault_hook(mmu_fault_hook hook)
+{
+	fault_hook = hook;
+}
+
+/* Called by the arch's fault handlers; 0 means unexpected. */
+int mmu_call_fault_hook(uintptr_t addr, int write, int protection)
+{
+	return fault_hook ? fault_hook(addr, write, protection) : 0;
+}
+
+int64_t ticks_to_ns100(uint64_t ticks)
+{
+	return boot_info.tick_hz ? (int64_t)(ticks * 100000000000ull / boot_info.tick_hz) : -1;
+}
+
+void probe_sample(struct probe_ctx *ctx, const char *metric, int64_t value,
+		  int decimals, const char *unit)
+{
+	struct mode_run *r = current;
+	struct metric *m = 0;
+
+	for (int i = 0; i < r->nmetrics; i++)
+		if (!strcmp(r->metrics[i].name, metric))
+			m = &r->metrics[i];
+	if (!m) {
+		if (r->nmetrics == MAX_METRICS) {
+			report_diag("warning: %s: more than %d metrics, '%s' dropped",
+				    ctx->mode->name, MAX_METRICS, metric);
+			return;
+		}
+		m = &r->metrics[r->nmetrics++];
+		m->name = metric;
+		m->unit = unit;
+		m->decimals = decimals;
+		m->samples = calloc(config.reps, sizeof(int64_t));
+		if (!m->samples) {
+			report_diag("warning: out of heap for samples of '%s'", metric);
+			r->nmetrics--;
+			return;
+		}
+	}
+	if (m->n < config.reps)
+		m->samples[m->n++] = value;
+}
+
+static int cmp64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int64_t median(int64_t *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp64);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void add_counters(struct mmu_counters *sum, const struct mmu_counters *a,
+			 const struct mmu_counters *b)
+{
+	sum->itlb_misses += b->itlb_misses - a->itlb_misses;
+	sum->dtlb_misses += b->dtlb_misses - a->dtlb_misses;
+	sum->page_faults += b->page_faults - a->page_faults;
+	sum->prot_faults += b->prot_faults - a->prot_faults;
+	sum->tlb_writes += b->tlb_writes - a->tlb_writes;
+	sum->flushes += b->flushes - a->flushes;
+}
+
+static void run_one(const struct probe *p, int rep, int m)
+{
+	const struct mmu_mode *mode = config.modes[m];
+	struct probe_ctx ctx = { .mode = mode, .rep = rep, .quick = config.quick };
+	struct mmu_counters before;
+	int result;
+
+	current = &runs[m];
+	report_set_current(p->name, mode->name);
+	if (mode->enter() < 0) {
+		result = RESULT_FAIL;
+		snprintf(ctx.fail_reason, sizeof(ctx.fail_reason), "could not enter mode %s",
+			 mode->name);
+	} else {
+		before = mmu_count;
+		result = p->run(&ctx);
+		add_counters(&current->counted, &before, &mmu_count);
+		mmu_set_fault_hook(0);
+		mode->leave();
+	}
+	/* FAIL beats SKIP beats PASS; the first reason is kept. */
+	if (result == RESULT_FAIL && current->result != RESULT_FAIL) {
+		current->result = RESULT_FAIL;
+		snprintf(current->reason, sizeof(current->reason), "rep %d: %s", rep,
+			 ctx.fail_reason[0] ? ctx.fail_reason : "failed");
+	} else if (result == RESULT_SKIP && current->result == RESULT_PASS) {
+		current->result = RESULT_SKIP;
+		snprintf(current->reason, sizeof(current->reason), "%s",
+			 ctx.skip_reason[0] ? ctx.skip_reason : "no reason given");
+	}
+}
+
+static void report_mode(const struct probe *p, int m)
+{
+	struct mode_run *r = &runs[m];
+	const char *mode = config.modes[m]->name;
+
+	report_set_current(p->name, mode);
+	if (r->result != RESULT_SKIP) {
+		for (int i = 0; i < r->nmetrics; i++) {
+			struct metric *mt = &r->metrics[i];
+			report_measurement(p->name, mode, mt->name, median(mt->samples, mt->n),
+					   mt->decimals, mt->unit);
+		}
+		if (config.modes[m]->translated) {
+			struct mmu_counters *c = &r->counted;
+			report_measurement(p->name, mode, "dtlb_misses", c->dtlb_misses, 0, "count");
+			report_measurement(p->name, mode, "itlb_misses", c->itlb_misses, 0, "count");
+			report_measurement(p->name, mode, "page_faults", c->page_faults, 0, "count");
+			report_measurement(p->name, mode, "prot_faults", c->prot_faults, 0, "count");
+		}
+	}
+	report_result(p->name, mode, r->result, r->reason);
+	report_set_current(0, 0);
+}
+
+void run_probes(void)
+{
+	for (int i = 0; i < config.nprobes; i++) {
+		const struct probe *p = config.probes[i];
+
+		for (int m = 0; m < config.nmodes; m++) {
+			for (int k = 0; k < runs[m].nmetrics; k++)
+				free(runs[m].metrics[k].samples);
+			memset(&runs[m], 0, sizeof(runs[m]));
+		}
+		for (int rep = 0; rep < config.reps; rep++)
+			for (int m = 0; m < config.nmodes; m++)
+				run_one(p, rep, m);
+		for (int m = 0; m < config.nmodes; m++)
+			report_mode(p, m);
+	}
+	/* The first result went out during the loop: how long boot took. */
+	report_measurement("boot", config.modes[0]->name, "entry_to_first_result",
+			   ticks_to_ns100(report_first_result_ticks - boot_info.entry_ticks) / 1000,
+			   2, "us");
+}
+
+int run_planned(void)
+{
+	return config.nprobes * config.nmodes;
+}
+
+void run_planned_name(int index, char *buf, int size)
+{
+	snprintf(buf, size, "%s.%s", config.probes[index / config.nmodes]->name,
+		 config.modes[index % config.nmodes]->name);
+}

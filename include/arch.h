@@ -1,0 +1,37 @@
+/* What each arch/ provides to boot/ and the probes. */
+#ifndef ARCH_H
+#define ARCH_H
+#include <stdint.h>
+#include "boot_info.h"
+
+extern const char arch_name[];
+
+/* Vectors/IDT and anything else the CPU needs before C runs probes. */
+void arch_init(struct boot_info *bi);
+
+/* Free-running tick counter (timebase, TSC) and its calibration: sets
+ * bi->tick_hz and bi->tick_hz_source, measuring where the board has a
+ * reference.  `icount_shift` >= 0 when the runner told us QEMU counts
+ * instructions (1 instruction = 2^shift ns). */
+uint64_t arch_ticks(void);
+void arch_calibrate_ticks(struct boot_info *bi, int icount_shift);
+
+/* Banner lines about the CPU (through report_diag). */
+void arch_describe_cpu(void);
+
+/* NULL when this architecture can raise `kind`, else why not. */
+const char *arch_crash_unsupported(const char *kind);
+void arch_crash(const char *kind);
+
+/* Return to the loader (U-Boot go) with a status, if we came from one. */
+int arch_can_return(void);
+void arch_return_to_loader(int status) __attribute__((noreturn));
+
+/* Stop the CPU for good. */
+void arch_halt(void) __attribute__((noreturn));
+
+/* Bounds for the boot probe and sbrk (from the linker script). */
+extern char __heap_start[], __heap_end[], __stack_bottom[], __stack_top[];
+extern char __image_start[], __image_end[];
+
+#endif

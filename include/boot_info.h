@@ -1,0 +1,42 @@
+/* What the entry code learned about how we were started.  Filled by arch/
+ * (registers at entry) and board/ (memory, clocks); read by boot/. */
+#ifndef BOOT_INFO_H
+#define BOOT_INFO_H
+#include <stdint.h>
+
+enum entry_kind {
+	ENTRY_QEMU_KERNEL,	/* QEMU -kernel: ppc bd_t + r6/r7, or i386 multiboot */
+	ENTRY_UBOOT_BOOTM,	/* U-Boot bootm: r3 = bd_t, r6/r7 = bootargs */
+	ENTRY_UBOOT_GO,		/* U-Boot go: argc/argv */
+	ENTRY_MULTIBOOT,	/* multiboot loader (GRUB, QEMU -kernel on i386) */
+};
+
+enum exit_how { EXIT_QEMU, EXIT_RETURN, EXIT_HALT };
+
+#define BOOT_MAX_ARGS 32
+
+struct boot_info {
+	enum entry_kind entry;
+	const char *entry_name;		/* "qemu -kernel", "u-boot go", ... */
+	uint64_t entry_ticks;		/* arch_ticks() at the first C instruction */
+
+	/* Exactly one of these is set by the entry code. */
+	const char *cmdline;		/* one string of words */
+	int argc;			/* or an argv from U-Boot go */
+	char **argv;
+
+	void *bd;			/* ppc: U-Boot bd_t, else 0 */
+	void *multiboot;		/* i386: multiboot info, else 0 */
+
+	uint64_t ram_bytes;		/* filled by board_init */
+	const char *ram_source;
+
+	uint32_t cpu_hz;		/* 0 when unknown */
+	const char *cpu_hz_source;
+	uint32_t tick_hz;		/* arch_ticks() rate; 0 until calibrated */
+	const char *tick_hz_source;
+};
+
+extern struct boot_info boot_info;
+
+#endif
