@@ -36,6 +36,10 @@ struct mmu_mode {
 extern const struct mmu_mode *const mmu_modes[];	/* arch's modes, 0-terminated */
 extern struct mmu_counters mmu_count;
 
+/* Called by the arch's fault handlers (data/instruction storage, #PF) with
+ * the faulting address; 0 means nobody expected it: dump and abort. */
+int mmu_call_fault_hook(uintptr_t addr, int write, int protection);
+
 /* A probe's fault hook: return 1 when it handled the fault (mapped or
  * unprotected the page), 0 to let it be an unexpected exception. */
 typedef int (*mmu_fault_hook)(uintptr_t addr, int write, int protection);

@@ -3,7 +3,10 @@
 #include "arch.h"
 #include "board.h"
 #include "i386.h"
+#include "mem.h"
 #include "ns16550.h"
+
+extern char __free_ram_start[];
 
 const char board_name[] = "pc";
 const int board_has_qemu_exit = 1;
@@ -34,12 +37,18 @@ void board_init(struct boot_info *bi)
 	bi->cpu_hz_source = "the TSC rate is measured instead";
 	bi->ram_source = "unknown";
 	if (mb && (mb->flags & (1 << 6))) {
-		/* Usable RAM is what the map says: sum of type-1 ranges. */
+		/* Usable RAM is what the map says: sum of type-1 ranges.  Probes
+		 * get the one that holds the image (from 1 MiB up), below 4 GiB. */
 		uint64_t total = 0;
 		for (uint32_t off = 0; off < mb->mmap_length;) {
 			const struct multiboot_mmap *e = (const void *)(mb->mmap_addr + off);
-			if (e->type == 1)
+			if (e->type == 1) {
 				total += e->len;
+				if (e->addr <= (uintptr_t)__image_start &&
+				    e->addr + e->len > (uintptr_t)__free_ram_start)
+					probe_mem_end = e->addr + e->len > 0xfffff000ull ?
+						0xfffff000u : (uintptr_t)(e->addr + e->len);
+			}
 			off += e->size + 4;
 		}
 		bi->ram_bytes = total;
@@ -47,7 +56,9 @@ void board_init(struct boot_info *bi)
 	} else if (mb && (mb->flags & 1)) {
 		bi->ram_bytes = ((uint64_t)mb->mem_upper + 1024) << 10;
 		bi->ram_source = "multiboot mem_upper";
+		probe_mem_end = bi->ram_bytes;
 	}
+	probe_mem_start = (uintptr_t)__free_ram_start;
 }
 
 void board_exit(int how, int status)

@@ -4,7 +4,10 @@
 #include "arch.h"
 #include "board.h"
 #include "ns16550.h"
+#include "mem.h"
 #include "ppc405.h"
+
+extern char __free_ram_start[];
 
 const char board_name[] = "ref405ep";
 const int board_has_qemu_exit = 1;
@@ -41,6 +44,8 @@ void board_init(struct boot_info *bi)
 		bi->cpu_hz = 0;
 		bi->cpu_hz_source = "no bd_t from the loader";
 	}
+	probe_mem_start = (uintptr_t)__free_ram_start;
+	probe_mem_end = bi->ram_bytes;
 }
 
 void board_exit(int how, int status)

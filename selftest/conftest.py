@@ -1,0 +1,106 @@
+"""Shared helpers for the mmubench test suite: boot an image in QEMU through
+tools/run-qemu and parse what it printed."""
+import os
+import re
+import subprocess
+from dataclasses import dataclass, field
+
+import pytest
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RUN_QEMU = os.path.join(TOP, "tools", "run-qemu")
+LOGCHECK = os.path.join(TOP, "build", "tools", "logcheck")
+
+SUFFIX = re.compile(r"  @\d+:[0-9a-f]{8}$")
+MEASUREMENT = re.compile(r"^# measurement (\S+) (-?[0-9]+(?:\.[0-9]+)?) (\S+)$")
+RESULT = re.compile(r"^(ok|not ok) (\d+) (\S+)(?: # SKIP (.*))?$")
+
+
+@dataclass
+class Run:
+    rc: int
+    log: str
+    stderr: str
+    lines: list = field(default_factory=list)       # protected lines, suffix removed
+    results: dict = field(default_factory=dict)     # "probe.mode" -> "ok"/"not ok"/"skip"
+    skips: dict = field(default_factory=dict)       # "probe.mode" -> reason
+    measurements: dict = field(default_factory=dict)  # "probe.mode.metric" -> (float, unit)
+
+    def value(self, name):
+        assert name in self.measurements, f"no measurement {name} in:\n{self.log}"
+        return self.measurements[name][0]
+
+    def status(self):
+        for line in self.lines:
+            if line.startswith("# mmubench status: "):
+                return line.split(": ", 1)[1]
+        return None
+
+
+def parse(log):
+    run = Run(rc=0, log=log, stderr="")
+    for raw in log.splitlines():
+        line = raw.rstrip("\r")
+        if not SUFFIX.search(line):
+            continue
+        line = SUFFIX.sub("", line)
+        run.lines.append(line)
+        m = MEASUREMENT.match(line)
+        if m:
+            run.measurements[m.group(1)] = (float(m.group(2)), m.group(3))
+            continue
+        m = RESULT.match(line)
+        if m:
+            if m.group(4) is not None:
+                run.results[m.group(3)] = "skip"
+                run.skips[m.group(3)] = m.group(4)
+            else:
+                run.results[m.group(3)] = m.group(1)
+    return run
+
+
+def run_qemu(board, *args, icount=True, tcg=False, mem=None, timeout=60, extra=()):
+    """Boot `board` with boot arguments `args`; returns a parsed Run.
+    The test's own subprocess timeout backs up run-qemu's."""
+    cmd = [RUN_QEMU, board, "--timeout", str(timeout)]
+    if icount:
+        cmd.append("--icount")
+    if tcg:
+        cmd.append("--tcg")
+    if mem:
+        cmd += ["--mem", str(mem)]
+    cmd += list(extra)
+    cmd += list(args)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 30,
+                       errors="replace")
+    run = parse(p.stdout)
+    run.rc, run.stderr = p.returncode, p.stderr
+    return run
+
+
+def kvm_reason():
+    """None when KVM can run a VM here, else why not."""
+    if not os.path.exists("/dev/kvm"):
+        return "/dev/kvm is missing"
+    if not os.access("/dev/kvm", os.R_OK | os.W_OK):
+        return "/dev/kvm is not accessible"
+    p = subprocess.run(["qemu-system-i386", "-accel", "kvm", "-M", "none", "-display", "none",
+                        "-nodefaults", "-monitor", "stdio"], input="quit\n",
+                       capture_output=True, text=True, timeout=60)
+    if p.returncode != 0:
+        return "KVM refuses: " + (p.stderr.strip().splitlines() or ["?"])[0]
+    return None
+
+
+@pytest.fixture(scope="session")
+def kvm():
+    why = kvm_reason()
+    if why:
+        pytest.skip(f"needs KVM: {why}")
+    return True
+
+
+@pytest.fixture(scope="session", autouse=True)
+def built():
+    """Build every image and the host tools once, before any test."""
+    subprocess.run(["make", "-s", "-C", TOP, "all", "tools"], check=True, timeout=900)
