@@ -23,7 +23,6 @@ struct mode_run {
 	char reason[96];
 	struct metric metrics[MAX_METRICS];
 	int nmetrics;
-	struct mmu_counters counted;	/* summed over repetitions */
 };
 
 static struct mode_run runs[MAX_RUN_MODES];
@@ -88,15 +87,16 @@ static int64_t median(int64_t *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static void add_counters(struct mmu_counters *sum, const struct mmu_counters *a,
-			 const struct mmu_counters *b)
+/* What the MMU counted during one repetition, as samples like any other. */
+static void sample_counters(struct probe_ctx *ctx, const struct mmu_counters *a,
+			    const struct mmu_counters *b)
 {
-	sum->itlb_misses += b->itlb_misses - a->itlb_misses;
-	sum->dtlb_misses += b->dtlb_misses - a->dtlb_misses;
-	sum->page_faults += b->page_faults - a->page_faults;
-	sum->prot_faults += b->prot_faults - a->prot_faults;
-	sum->tlb_writes += b->tlb_writes - a->tlb_writes;
-	sum->flushes += b->flushes - a->flushes;
+	probe_sample(ctx, "dtlb_misses", b->dtlb_misses - a->dtlb_misses, 0, "count");
+	probe_sample(ctx, "itlb_misses", b->itlb_misses - a->itlb_misses, 0, "count");
+	probe_sample(ctx, "page_faults", b->page_faults - a->page_faults, 0, "count");
+	probe_sample(ctx, "prot_faults", b->prot_faults - a->prot_faults, 0, "count");
+	probe_sample(ctx, "tlb_writes", b->tlb_writes - a->tlb_writes, 0, "count");
+	probe_sample(ctx, "flushes", b->flushes - a->flushes, 0, "count");
 }
 
 static void run_one(const struct probe *p, int rep, int m)
@@ -115,7 +115,8 @@ static void run_one(const struct probe *p, int rep, int m)
 	} else {
 		before = mmu_count;
 		result = p->run(&ctx);
-		add_counters(&current->counted, &before, &mmu_count);
+		if (mode->translated && result != RESULT_SKIP)
+			sample_counters(&ctx, &before, &mmu_count);
 		mmu_set_fault_hook(0);
 		mode->leave();
 	}
@@ -142,13 +143,6 @@ static void report_mode(const struct probe *p, int m)
 			struct metric *mt = &r->metrics[i];
 			report_measurement(p->name, mode, mt->name, median(mt->samples, mt->n),
 					   mt->decimals, mt->unit);
-		}
-		if (config.modes[m]->translated) {
-			struct mmu_counters *c = &r->counted;
-			report_measurement(p->name, mode, "dtlb_misses", c->dtlb_misses, 0, "count");
-			report_measurement(p->name, mode, "itlb_misses", c->itlb_misses, 0, "count");
-			report_measurement(p->name, mode, "page_faults", c->page_faults, 0, "count");
-			report_measurement(p->name, mode, "prot_faults", c->prot_faults, 0, "count");
 		}
 	}
 	report_result(p->name, mode, r->result, r->reason);

@@ -27,6 +27,12 @@ static const struct table tables[] = {
 		{ "Stack", "KiB", "boot", "stack_kib", 6 },
 		{ "Boot", "us", "boot", "entry_to_first_result", 9 },
 	} },
+	{ "VM system latencies in nanoseconds - smaller is better", {
+		{ "Page", "Fault", "demand", "page_fault_ns", 10 },
+		{ "Prot", "Fault", "demand", "prot_fault_ns", 10 },
+		{ "kmap", "map+unmap", "demand", "kmap_ns", 10 },
+		{ "Mode", "switch", "modeswitch", "switch_ns", 11 },
+	} },
 	{ 0 }
 };
 
