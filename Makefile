@@ -8,6 +8,9 @@
 
 BOARDS	:= walnut ref405ep pc
 BUILD	:= build
+# Debian's Python, which has Debian's pytest (python3-pytest), whatever
+# other python3 comes first on PATH.
+PYTHON	:= /usr/bin/python3
 
 ifeq ($(V),1)
 Q :=
@@ -109,7 +112,7 @@ run:
 check:
 	$(Q)tools/install-deps
 	$(Q)$(MAKE) --no-print-directory all tools
-	$(Q)python3 -m pytest -q -rs selftest
+	$(Q)$(PYTHON) -m pytest -q -rs selftest
 	$(Q)tools/bench
 
 clean:

@@ -17,13 +17,15 @@ int run_planned(void);
 void run_planned_name(int index, char *buf, int size);
 void boot_paint_stack(void);
 
-/* Split a command line in place into argv; argv[0] is our own name. */
-static int split_cmdline(char *line, char **argv)
+/* Split a command line in place into argv; argv[0] is our own name, or the
+ * line's first word where the loader put the image's path there. */
+static int split_cmdline(char *line, char **argv, int has_argv0)
 {
 	static char self[] = "mmubench";
 	int argc = 0;
 
-	argv[argc++] = self;
+	if (!has_argv0)
+		argv[argc++] = self;
 	for (char *p = line; *p;) {
 		while (*p == ' ' || *p == '\t' || *p == '\n')
 			*p++ = 0;
@@ -51,6 +53,7 @@ void boot_main(void)
 
 	boot_paint_stack();
 	board_console_init(bi);
+	console_printf("\n");		/* the firmware may have left a line open */
 	arch_init(bi);
 	board_init(bi);
 	if (bi->cmdline) {
@@ -60,7 +63,7 @@ void boot_main(void)
 			argc = -1;
 		} else {
 			strcpy(line, bi->cmdline);
-			argc = split_cmdline(line, argv);
+			argc = split_cmdline(line, argv, bi->cmdline_has_argv0);
 		}
 	} else {
 		if (argc > BOOT_MAX_ARGS) {

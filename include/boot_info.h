@@ -22,6 +22,7 @@ struct boot_info {
 
 	/* Exactly one of these is set by the entry code. */
 	const char *cmdline;		/* one string of words */
+	int cmdline_has_argv0;		/* its first word is the image's path (multiboot) */
 	int argc;			/* or an argv from U-Boot go */
 	char **argv;
 

@@ -33,6 +33,7 @@ void i386_entry(uint32_t eax, uint32_t ebx, uint32_t edx)
 		bi->entry_name = "multiboot (EAX = 0x2BADB002, EBX = info)";
 		bi->multiboot = (void *)ebx;
 		bi->cmdline = (mb->flags & MB_INFO_CMDLINE) ? (const char *)mb->cmdline : "";
+		bi->cmdline_has_argv0 = (mb->flags & MB_INFO_CMDLINE) != 0;	/* QEMU, GRUB: path first */
 	} else {
 		entered_by_go = 1;
 		bi->entry = ENTRY_UBOOT_GO;
