@@ -2,7 +2,7 @@
 CROSS		:= i686-linux-gnu-
 NEWLIB_ARCH	:= i386
 NEWLIB_TRIPLET	:= i686-elf
-ARCH_CFLAGS	:= -U__linux__ -U__gnu_linux__ -m32 -march=i686 -fno-pic -fno-stack-protector -mno-sse -mno-mmx \
+ARCH_CFLAGS	:= -fno-omit-frame-pointer -U__linux__ -U__gnu_linux__ -m32 -march=i686 -fno-pic -fno-stack-protector -mno-sse -mno-mmx \
 		   -mno-red-zone -fcf-protection=none
 ARCH_LDFLAGS	:= -m elf_i386
 LDSCRIPT	:= ldscripts/i386.ld

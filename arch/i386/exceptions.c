@@ -1,9 +1,203 @@
-/* PLACEHOLDER (i386) until the vectors land: no vectors yet. */
+/* The IDT, the TSS, the exception handler and its register dump, and the
+ * crash= kinds.  Anything not handled on purpose (a #PF a probe expects)
+ * prints a dump and ends the run with a failing status. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "arch.h"
 #include "config.h"
+#include "i386.h"
+#include "mem.h"
+#include "mmu.h"
+#include "report.h"
 
-void arch_init(struct boot_info *bi) { (void)bi; }
-const char *arch_crash_unsupported(const char *kind) { (void)kind; return "exceptions are not wired yet"; }
-void arch_crash(const char *kind) { (void)kind; }
-const struct boot_arg arch_args[] = { { 0 } };
+#define KERNEL_CS		0x08
+#define KERNEL_DS		0x10
+#define TSS_SEL			0x28
+#define RING3_RETURN_VECTOR	0x80	/* a DPL-3 gate: ring 3's way back */
+
+extern const uint32_t i386_vector_stubs[32];
+extern uint64_t i386_gdt[];
+void i386_ring3_return(void);
+void i386_ring3_call(void (*fn)(void), void *user_stack_top);
+void i386_ring3_misaligned(void);
+void i386_exception(struct i386_frame *f);
+void i386_mmu_crash(int fetch);
+const char *i386_mmu_crash_unsupported(void);
+
+static const char *const vector_names[32] = {
+	"#DE divide error", "#DB debug", "NMI", "#BP breakpoint", "#OF overflow",
+	"#BR bound range", "#UD invalid opcode", "#NM device not available",
+	"#DF double fault", "coprocessor segment overrun", "#TS invalid TSS",
+	"#NP segment not present", "#SS stack fault", "#GP general protection",
+	"#PF page fault", "reserved 15", "#MF x87 error", "#AC alignment check",
+	"#MC machine check", "#XM SIMD error", "#VE virtualization", "#CP control protection",
+	"reserved 22", "reserved 23", "reserved 24", "reserved 25", "reserved 26",
+	"reserved 27", "#HV hypervisor injection", "#VC VMM communication", "#SX security",
+	"reserved 31",
+};
+
+/* 32-bit TSS: only SS0/ESP0 matter (the stack for faults from ring 3). */
+struct tss {
+	uint32_t link, esp0, ss0, esp1, ss1, esp2, ss2, cr3, eip, eflags;
+	uint32_t eax, ecx, edx, ebx, esp, ebp, esi, edi;
+	uint32_t es, cs, ss, ds, fs, gs, ldt;
+	uint16_t trap, iomap_base;
+} __attribute__((packed));
+
+static struct tss tss;
+static uint64_t idt[RING3_RETURN_VECTOR + 1] __attribute__((aligned(8)));
+static uint8_t ring0_stack[8192] __attribute__((aligned(16)));	/* faults from ring 3 */
+static uint8_t ring3_stack[4096] __attribute__((aligned(16)));
+
+static uint64_t gate(uint32_t handler, unsigned dpl)
+{
+	/* 32-bit interrupt gate (IF cleared on entry), present, given DPL. */
+	uint32_t lo = (handler & 0xffff) | (uint32_t)KERNEL_CS << 16;
+	uint32_t hi = (handler & 0xffff0000) | 0x8e00 | (dpl << 13);
+	return (uint64_t)hi << 32 | lo;
+}
+
+void arch_init(struct boot_info *bi)
+{
+	struct { uint16_t limit; uint32_t base; } __attribute__((packed)) idtr;
+	uint32_t base = (uint32_t)&tss, limit = sizeof(tss) - 1;
+
+	(void)bi;
+	for (int v = 0; v < 32; v++)
+		idt[v] = gate(i386_vector_stubs[v], 0);
+	idt[RING3_RETURN_VECTOR] = gate((uint32_t)i386_ring3_return, 3);
+	idtr.limit = sizeof(idt) - 1;
+	idtr.base = (uint32_t)idt;
+	__asm__ volatile("lidt %0" : : "m"(idtr));
+
+	/* The TSS: ring-0 stack for faults taken at CPL 3; no I/O bitmap. */
+	tss.ss0 = KERNEL_DS;
+	tss.esp0 = (uint32_t)(ring0_stack + sizeof(ring0_stack));
+	tss.iomap_base = sizeof(tss);
+	i386_gdt[TSS_SEL / 8] = (uint64_t)((base & 0xff000000) | (limit & 0xf0000) | 0x8900 |
+					   ((base >> 16) & 0xff)) << 32 |
+				(base & 0xffff) << 16 | (limit & 0xffff);
+	__asm__ volatile("ltr %w0" : : "r"(TSS_SEL));
+	i386_probe_features();
+}
+
+static int in_stack(uint32_t p)
+{
+	return (p >= (uint32_t)__stack_bottom && p + 8 <= (uint32_t)__stack_top) ||
+	       (p >= (uint32_t)ring0_stack && p + 8 <= (uint32_t)ring0_stack + sizeof(ring0_stack));
+}
+
+static void dump(struct i386_frame *f)
+{
+	const char *name = f->vector < 32 ? vector_names[f->vector] : "?";
+	int from_ring3 = (f->cs & 3) != 0;
+	/* From ring 0 the CPU pushed no ESP: the fault's ESP is just above EFLAGS. */
+	uint32_t esp = from_ring3 ? f->user_esp : (uint32_t)&f->user_esp;
+	char trace[160];
+	int n = 0;
+
+	report_diag("exception: %s (vector %lu) at EIP 0x%08lx", name, (unsigned long)f->vector,
+		    (unsigned long)f->eip);
+	report_diag("  CS %#06lx EFLAGS 0x%08lx error code 0x%08lx%s", (unsigned long)(f->cs & 0xffff),
+		    (unsigned long)f->eflags, (unsigned long)f->error,
+		    from_ring3 ? " (from ring 3)" : "");
+	report_diag("  CR0 0x%08lx CR2 0x%08lx CR3 0x%08lx CR4 0x%08lx", (unsigned long)read_cr0(),
+		    (unsigned long)read_cr2(), (unsigned long)read_cr3(), (unsigned long)read_cr4());
+	report_diag("  EAX 0x%08lx EBX 0x%08lx ECX 0x%08lx EDX 0x%08lx", (unsigned long)f->eax,
+		    (unsigned long)f->ebx, (unsigned long)f->ecx, (unsigned long)f->edx);
+	report_diag("  ESI 0x%08lx EDI 0x%08lx EBP 0x%08lx ESP 0x%08lx", (unsigned long)f->esi,
+		    (unsigned long)f->edi, (unsigned long)f->ebp, (unsigned long)esp);
+	report_diag("  DS %#06lx ES %#06lx%s", (unsigned long)(f->ds & 0xffff),
+		    (unsigned long)(f->es & 0xffff), from_ring3 ? "" : " SS 0x0010");
+	if (f->vector == 14) {
+		uint32_t e = f->error;
+		report_diag("  page fault: CR2 0x%08lx: %s, %s, %s%s%s", (unsigned long)read_cr2(),
+			    e & 1 ? "protection violation (page present)" : "page not present",
+			    e & 0x10 ? "instruction fetch" : e & 2 ? "write" : "read",
+			    e & 4 ? "user mode" : "supervisor mode",
+			    e & 8 ? ", reserved bit set in an entry" : "",
+			    e & 0x20 ? ", protection key" : "");
+		i386_print_pte_chain(read_cr2());
+	}
+	/* Return addresses along the EBP chain (the image keeps frame pointers). */
+	n = snprintf(trace, sizeof(trace), "  stack trace: %#lx", (unsigned long)f->eip);
+	for (uint32_t ebp = f->ebp, depth = 0; depth < 8 && in_stack(ebp) && !(ebp & 3); depth++) {
+		uint32_t next = ((uint32_t *)ebp)[0], ret = ((uint32_t *)ebp)[1];
+		n += snprintf(trace + n, sizeof(trace) - n, " <- %#lx", (unsigned long)ret);
+		if (next <= ebp || n >= (int)sizeof(trace))
+			break;
+		ebp = next;
+	}
+	report_diag("%s", trace);
+}
+
+/* Every vector lands here; returning retries the faulting instruction. */
+void i386_exception(struct i386_frame *f)
+{
+	static int nested;
+	char why[64];
+
+	if (f->vector == 14 && !nested && i386_page_fault(f))
+		return;
+	if (nested++) {
+		/* A fault inside the dump: say so plainly and stop. */
+		console_printf("\nmmubench: exception %lu at EIP %#lx while reporting an exception\n",
+			       (unsigned long)f->vector, (unsigned long)f->eip);
+		exit(1);
+	}
+	dump(f);
+	snprintf(why, sizeof(why), "unexpected exception %s", f->vector < 32 ?
+		 vector_names[f->vector] : "?");
+	exit(report_abort(why));
+}
+
+/* ---- crash= ---- */
+
+const char *arch_crash_unsupported(const char *kind)
+{
+	if (!strcmp(kind, "data") || !strcmp(kind, "fetch"))
+		return i386_mmu_crash_unsupported();	/* they need paging and free RAM */
+	return 0;
+}
+
+/* #AC: CR0.AM and EFLAGS.AC, a misaligned load at CPL 3 (vectors.S). */
+static void crash_align(void)
+{
+	static uint8_t buf[16] __attribute__((aligned(16)));
+	uint32_t r[4];
+
+	write_cr0(read_cr0() | CR0_AM);
+	report_diag("crash=align: CR0.AM and EFLAGS.AC set, misaligned 4-byte load at CPL 3");
+	i386_ring3_call(i386_ring3_misaligned, ring3_stack + sizeof(ring3_stack));
+	write_cr0(read_cr0() & ~CR0_AM);
+	/* Back without #AC: the CPU (QEMU's TCG) does not check alignment.
+	 * x86's other alignment fault: a misaligned 16-byte SSE load is #GP. */
+	cpuid(1, 0, r);
+	if (!(r[3] & (1u << 25))) {
+		report_diag("crash=align: no #AC at CPL 3 and no SSE for an aligned-operand fault");
+		return;
+	}
+	report_diag("crash=align: no #AC was raised at CPL 3 (QEMU TCG does not implement "
+		    "alignment checking); misaligned SSE movaps instead, which must #GP");
+	write_cr0(read_cr0() & ~0xcu);		/* EM, TS clear: SSE usable */
+	write_cr4(read_cr4() | CR4_OSFXSR);	/* the OS supports SSE state */
+	__asm__ volatile("movaps (%0), %%xmm0" : : "r"(buf + 4) : "memory");
+}
+
+void arch_crash(const char *kind)
+{
+	if (!strcmp(kind, "divide")) {
+		/* #DE: divide by a zero the compiler cannot see. */
+		__asm__ volatile("xorl %%ecx, %%ecx\n\tmovl $1, %%eax\n\txorl %%edx, %%edx\n\t"
+				 "divl %%ecx" : : : "eax", "ecx", "edx");
+	} else if (!strcmp(kind, "illegal")) {
+		__asm__ volatile("ud2");			/* #UD */
+	} else if (!strcmp(kind, "align")) {
+		crash_align();
+	} else if (!strcmp(kind, "data")) {
+		i386_mmu_crash(0);	/* #PF: a write to a page just unmapped */
+	} else if (!strcmp(kind, "fetch")) {
+		i386_mmu_crash(1);	/* #PF: a call into a page just unmapped */
+	}
+}

@@ -31,6 +31,12 @@ entry:
 	movl	%ebp, loader_ebp
 	sgdt	loader_gdtr
 	sidt	loader_idtr
+	movl	%cr0, %ecx		/* U-Boot's paging/protection state ... */
+	movl	%ecx, loader_cr0
+	movl	%cr4, %ecx		/* ... its CR4 (CPUs without CR4 predate CPUID: not ours) */
+	movl	%ecx, loader_cr4
+	movl	%cr3, %ecx		/* ... and its page directory, if any */
+	movl	%ecx, loader_cr3
 	movl	%eax, entry_eax		/* magic or argc */
 	movl	%ebx, entry_ebx		/* multiboot info */
 	movl	%edx, entry_edx		/* argv */
@@ -68,6 +74,15 @@ entry:
 	.globl	i386_return_to_loader
 i386_return_to_loader:
 	movl	4(%esp), %eax		/* status: go's return code */
+	movl	%cr0, %ecx		/* paging off first: we run identity-mapped */
+	andl	$0x7fffffff, %ecx
+	movl	%ecx, %cr0
+	movl	loader_cr4, %ecx	/* U-Boot's CR4 ... */
+	movl	%ecx, %cr4
+	movl	loader_cr3, %ecx	/* ... CR3 ... */
+	movl	%ecx, %cr3
+	movl	loader_cr0, %ecx	/* ... and CR0 (paging back on only if it had it) */
+	movl	%ecx, %cr0
 	lgdt	loader_gdtr
 	lidt	loader_idtr
 	movl	loader_esp, %esp	/* U-Boot's stack: its return address on top */
@@ -79,16 +94,22 @@ i386_return_to_loader:
 
 	.data
 	.align	8
+	.globl	i386_gdt
+i386_gdt:
 gdt:
 	.quad	0			/* null */
 	.quad	0x00cf9a000000ffff	/* 0x08: code, base 0, limit 4 GiB, 32-bit */
 	.quad	0x00cf92000000ffff	/* 0x10: data, base 0, limit 4 GiB */
+	.quad	0x00cffa000000ffff	/* 0x18: ring-3 code, flat (crash=align) */
+	.quad	0x00cff2000000ffff	/* 0x20: ring-3 data, flat */
+	.quad	0			/* 0x28: our TSS, filled in by arch_init */
 gdt_end:
 gdt_descriptor:
 	.word	gdt_end - gdt - 1
 	.long	gdt
 
 	.align	4
+	.globl	loader_esp
 loader_esp:	.long 0
 loader_ebx:	.long 0
 loader_esi:	.long 0
@@ -97,6 +118,9 @@ loader_ebp:	.long 0
 entry_eax:	.long 0
 entry_ebx:	.long 0
 entry_edx:	.long 0
+loader_cr0:	.long 0
+loader_cr3:	.long 0
+loader_cr4:	.long 0
 loader_gdtr:	.word 0
 		.long 0
 loader_idtr:	.word 0

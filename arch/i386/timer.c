@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include "arch.h"
 #include "i386.h"
+#include "report.h"
 
 #define PIT_HZ		1193182u
 
@@ -45,4 +46,46 @@ void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
 	snprintf(source, sizeof(source), "measured: %llu TSC ticks over %u PIT ticks, best of 3",
 		 (unsigned long long)best, pit_ticks);
 	bi->tick_hz_source = source;
+}
+
+/* The cross-check: what CPUID says the TSC runs at, next to the PIT's
+ * figure.  Leaf 0x15: TSC = crystal * EBX / EAX (crystal Hz in ECX, 0 when
+ * not enumerated); leaf 0x16: base frequency in MHz.  Banner lines. */
+void i386_describe_tsc(void)
+{
+	uint32_t r[4], measured = boot_info.tick_hz;
+	int said = 0;
+
+	if (i386_cpu.max_leaf >= 0x15) {
+		cpuid(0x15, 0, r);
+		if (r[0] && r[1] && r[2]) {
+			uint64_t hz = (uint64_t)r[2] * r[1] / r[0];
+			long long diff = measured ? ((long long)measured - (long long)hz) * 1000000 /
+				(long long)hz : 0;
+			report_diag("tsc cross-check: CPUID 0x15 says %llu Hz (crystal %lu Hz x %lu/%lu); "
+				    "PIT measured %lu Hz (%+lld ppm)", (unsigned long long)hz,
+				    (unsigned long)r[2], (unsigned long)r[1], (unsigned long)r[0],
+				    (unsigned long)measured, diff);
+			said = 1;
+		} else if (r[0] && r[1]) {
+			report_diag("tsc cross-check: CPUID 0x15 gives the ratio %lu/%lu but no crystal "
+				    "frequency", (unsigned long)r[1], (unsigned long)r[0]);
+		}
+	}
+	if (i386_cpu.max_leaf >= 0x16) {
+		cpuid(0x16, 0, r);
+		if (r[0] & 0xffff) {
+			uint64_t hz = (uint64_t)(r[0] & 0xffff) * 1000000;
+			long long diff = measured ? ((long long)measured - (long long)hz) * 1000000 /
+				(long long)hz : 0;
+			report_diag("tsc cross-check: CPUID 0x16 base %lu MHz (max %lu MHz); PIT measured "
+				    "%lu Hz (%+lld ppm from base)", (unsigned long)(r[0] & 0xffff),
+				    (unsigned long)(r[1] & 0xffff), (unsigned long)measured, diff);
+			said = 1;
+		}
+	}
+	if (!said)
+		report_diag("tsc cross-check: CPUID has no TSC frequency (max leaf %#lx%s); the PIT's "
+			    "figure stands alone", (unsigned long)i386_cpu.max_leaf,
+			    i386_cpu.max_leaf >= 0x15 ? ", leaves 0x15/0x16 empty" : "");
 }

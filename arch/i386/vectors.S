@@ -1,0 +1,151 @@
+/*
+ * The 32 exception vectors of i386, a way back from a ring-3 excursion, and
+ * the ring-3 excursion itself (crash=align needs CPL 3 for #AC).
+ *
+ * Every stub makes the stack look the same (struct i386_frame in i386.h):
+ * CPU-pushed EIP/CS/EFLAGS (and ESP/SS from ring 3), an error code (a dummy
+ * 0 where the CPU pushes none), the vector number, the GPRs, DS and ES.
+ */
+#define KERNEL_DS	0x10
+
+	.text
+	.code32
+
+/* A stub for a vector where the CPU pushes no error code. */
+.macro	VEC_NOERR n
+	.align	8
+vec_\n:
+	pushl	$0			/* dummy error code: same frame for all */
+	pushl	$\n			/* vector number */
+	jmp	exception_common
+.endm
+
+/* A stub for a vector where the CPU has pushed an error code already. */
+.macro	VEC_ERR n
+	.align	8
+vec_\n:
+	pushl	$\n			/* vector number, above the CPU's error code */
+	jmp	exception_common
+.endm
+
+	VEC_NOERR 0			/* #DE divide error */
+	VEC_NOERR 1			/* #DB debug */
+	VEC_NOERR 2			/* NMI */
+	VEC_NOERR 3			/* #BP breakpoint */
+	VEC_NOERR 4			/* #OF overflow */
+	VEC_NOERR 5			/* #BR bound range */
+	VEC_NOERR 6			/* #UD invalid opcode */
+	VEC_NOERR 7			/* #NM device not available */
+	VEC_ERR   8			/* #DF double fault (error code 0) */
+	VEC_NOERR 9			/* coprocessor segment overrun */
+	VEC_ERR   10			/* #TS invalid TSS */
+	VEC_ERR   11			/* #NP segment not present */
+	VEC_ERR   12			/* #SS stack fault */
+	VEC_ERR   13			/* #GP general protection */
+	VEC_ERR   14			/* #PF page fault */
+	VEC_NOERR 15			/* reserved */
+	VEC_NOERR 16			/* #MF x87 error */
+	VEC_ERR   17			/* #AC alignment check (error code 0) */
+	VEC_NOERR 18			/* #MC machine check */
+	VEC_NOERR 19			/* #XM SIMD error */
+	VEC_NOERR 20			/* #VE virtualization */
+	VEC_ERR   21			/* #CP control protection */
+	VEC_NOERR 22			/* reserved */
+	VEC_NOERR 23			/* reserved */
+	VEC_NOERR 24			/* reserved */
+	VEC_NOERR 25			/* reserved */
+	VEC_NOERR 26			/* reserved */
+	VEC_NOERR 27			/* reserved */
+	VEC_NOERR 28			/* #HV hypervisor injection */
+	VEC_ERR   29			/* #VC VMM communication */
+	VEC_ERR   30			/* #SX security */
+	VEC_NOERR 31			/* reserved */
+
+exception_common:
+	pushal				/* EAX, ECX, EDX, EBX, ESP, EBP, ESI, EDI */
+	pushl	%ds			/* ring 3 may have left its own selectors */
+	pushl	%es
+	movl	$KERNEL_DS, %eax	/* our flat data segment for the C handler */
+	movw	%ax, %ds
+	movw	%ax, %es
+	cld				/* C expects the direction flag clear */
+	movl	%esp, %eax
+	pushl	%eax			/* argument: the frame */
+	call	i386_exception		/* returns only when the fault was handled */
+	addl	$4, %esp		/* drop the argument */
+	popl	%es			/* the interrupted code's selectors */
+	popl	%ds
+	popal				/* its GPRs (the ESP slot is skipped) */
+	addl	$8, %esp		/* vector number and error code */
+	iret				/* retry the faulting instruction */
+
+/* The stubs' addresses, for the IDT (exceptions.c). */
+	.section .rodata
+	.align	4
+	.globl	i386_vector_stubs
+i386_vector_stubs:
+	.irp	n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	.long	vec_\n
+	.endr
+
+/*
+ * i386_ring3_call(fn, user_stack_top): run fn at CPL 3 with EFLAGS.AC set.
+ * fn ends with `int $0x80` (RING3_RETURN_VECTOR, a DPL-3 gate to
+ * i386_ring3_return below), which brings us back here at CPL 0.  Paging is
+ * off, so ring 3 may touch any address; the TSS gives the CPU our ring-0
+ * stack for the way back.
+ */
+#define USER_CS		0x1b		/* GDT 0x18 | RPL 3 */
+#define USER_DS		0x23		/* GDT 0x20 | RPL 3 */
+
+	.text
+	.globl	i386_ring3_call
+i386_ring3_call:
+	pushl	%ebp			/* the callee-saved registers, for the return */
+	pushl	%ebx
+	pushl	%esi
+	pushl	%edi
+	movl	%esp, ring3_saved_esp	/* where i386_ring3_return resumes */
+	movl	20(%esp), %ecx		/* fn */
+	movl	24(%esp), %edx		/* user stack top */
+	pushl	$USER_DS		/* iret frame: SS for ring 3 */
+	pushl	%edx			/* ESP for ring 3 */
+	pushfl				/* EFLAGS: ours ... */
+	orl	$0x40000, (%esp)	/* ... with AC set (alignment checks) */
+	andl	$~0x200, (%esp)		/* ... and IF clear */
+	pushl	$USER_CS		/* CS for ring 3 */
+	pushl	%ecx			/* EIP = fn */
+	movl	$USER_DS, %eax		/* data segments usable at CPL 3 */
+	movw	%ax, %ds
+	movw	%ax, %es
+	iret				/* to CPL 3 */
+
+/* The DPL-3 gate's target: back at CPL 0 on the TSS's stack. */
+	.globl	i386_ring3_return
+i386_ring3_return:
+	movl	$KERNEL_DS, %eax	/* our data segments again */
+	movw	%ax, %ds
+	movw	%ax, %es
+	movl	ring3_saved_esp, %esp	/* the stack of i386_ring3_call */
+	pushfl				/* clear AC at CPL 0 too */
+	andl	$~0x40000, (%esp)
+	popfl
+	popl	%edi			/* the callee-saved registers */
+	popl	%esi
+	popl	%ebx
+	popl	%ebp
+	ret				/* to i386_ring3_call's caller */
+
+/* Ring-3 code for crash=align: a misaligned load, then home. */
+	.globl	i386_ring3_misaligned
+i386_ring3_misaligned:
+	movl	$misaligned_buf + 1, %ebx	/* an address that is not a multiple of 4 */
+	movl	(%ebx), %eax		/* #AC here when alignment checking works */
+	int	$0x80			/* else back to ring 0 (i386_ring3_return) */
+
+	.data
+	.align	4
+misaligned_buf:
+	.long	0, 0
+ring3_saved_esp:
+	.long	0
