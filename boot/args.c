@@ -113,6 +113,9 @@ static int add_mode(const char *name)
 {
 	for (int i = 0; mmu_modes[i]; i++)
 		if (!strcmp(name, mmu_modes[i]->name)) {
+			for (int j = 0; j < config.nmodes; j++)
+				if (config.modes[j] == mmu_modes[i])
+					return 0;
 			if (config.nmodes == MAX_RUN_MODES) {
 				console_printf("mmubench: error: more than %d modes\n", MAX_RUN_MODES);
 				return -1;
