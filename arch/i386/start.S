@@ -31,6 +31,12 @@ entry:
 	movl	%ebp, loader_ebp
 	sgdt	loader_gdtr
 	sidt	loader_idtr
+	movw	%cs, loader_cs		/* U-Boot's selectors: its GDT gives FS the */
+	movw	%ds, loader_ds		/* base of its global data (gd), so FS and  */
+	movw	%es, loader_es		/* the rest must come back as they were     */
+	movw	%fs, loader_fs
+	movw	%gs, loader_gs
+	movw	%ss, loader_ss
 	movl	%cr0, %ecx		/* U-Boot's paging/protection state ... */
 	movl	%ecx, loader_cr0
 	movl	%cr4, %ecx		/* ... its CR4 (CPUs without CR4 predate CPUID: not ours) */
@@ -85,12 +91,25 @@ i386_return_to_loader:
 	movl	%ecx, %cr0
 	lgdt	loader_gdtr
 	lidt	loader_idtr
+	movw	loader_ds, %cx		/* U-Boot's data selectors, from its GDT */
+	movw	%cx, %ds
+	movw	loader_es, %cx
+	movw	%cx, %es
+	movw	loader_fs, %cx		/* FS: U-Boot's global data */
+	movw	%cx, %fs
+	movw	loader_gs, %cx
+	movw	%cx, %gs
+	movw	loader_ss, %cx
+	movw	%cx, %ss
 	movl	loader_esp, %esp	/* U-Boot's stack: its return address on top */
 	movl	loader_ebx, %ebx
 	movl	loader_esi, %esi
 	movl	loader_edi, %edi
 	movl	loader_ebp, %ebp
-	ret				/* U-Boot's CS is unchanged: same flat code segment */
+	popl	%ecx			/* the return address into go ... */
+	pushl	loader_cs		/* ... under U-Boot's code selector */
+	pushl	%ecx
+	lret				/* back in U-Boot's CS */
 
 	.data
 	.align	8
@@ -121,6 +140,12 @@ entry_edx:	.long 0
 loader_cr0:	.long 0
 loader_cr3:	.long 0
 loader_cr4:	.long 0
+loader_cs:	.long 0
+loader_ds:	.long 0
+loader_es:	.long 0
+loader_fs:	.long 0
+loader_gs:	.long 0
+loader_ss:	.long 0
 loader_gdtr:	.word 0
 		.long 0
 loader_idtr:	.word 0
