@@ -43,7 +43,7 @@ OUT	:= $(BUILD)/$(BOARD)
 NEWLIB	:= $(BUILD)/newlib/$(NEWLIB_ARCH)
 LIBGCC	:= $(shell $(CC) $(ARCH_CFLAGS) -print-libgcc-file-name)
 
-CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -ffreestanding \
+CFLAGS	:= -std=gnu11 -Os -g -Wall -Wextra -Wno-unused-parameter -ffreestanding \
 	   -fno-common -ffunction-sections -fdata-sections -fno-builtin-printf \
 	   $(ARCH_CFLAGS) -nostdinc -isystem $(NEWLIB)/$(NEWLIB_TRIPLET)/include \
 	   -isystem $(shell $(CC) $(ARCH_CFLAGS) -print-file-name=include) \
@@ -65,6 +65,9 @@ $(OUT)/version.h: FORCE
 	$(Q)mkdir -p $(OUT)
 	$(Q)echo '#define MMUBENCH_VERSION "$(VERSION)"' > $@.tmp
 	$(Q)cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+
+# Size matters for the image (64 KiB target), speed only in the probes.
+$(OUT)/obj/tests/%.o: CFLAGS += -O2
 
 $(OUT)/obj/%.o: %.c $(NEWLIB)/.done $(OUT)/version.h
 	@mkdir -p $(dir $@)
