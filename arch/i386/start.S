@@ -23,6 +23,34 @@ multiboot_header:			/* must lie in the first 8 KiB */
 entry:
 	cli				/* no interrupts until our IDT is in */
 	cld				/* C expects the direction flag clear */
+	/* A second 'go' on the same copy finds .data used up (newlib's stdio
+	 * closed by exit, heap pointer moved): refuse it, in plain words on
+	 * COM1, and give U-Boot rc 0x7e.  Multiboot always loads afresh. */
+	cmpl	$0, image_used
+	je	first_run
+	cmpl	$MULTIBOOT_BOOTED, %eax
+	je	first_run		/* (a multiboot loader reloads the file) */
+	pushl	%esi			/* U-Boot's callee-saved registers */
+	pushl	%ebx
+	movl	$used_msg, %esi		/* the message, byte by byte */
+1:	movb	(%esi), %bl		/* next byte; 0 ends it */
+	testb	%bl, %bl
+	jz	3f
+	movw	$0x3fd, %dx		/* COM1 line status register */
+2:	inb	%dx, %al		/* wait until the transmitter is empty */
+	testb	$0x20, %al
+	jz	2b
+	movw	$0x3f8, %dx		/* COM1 data register */
+	movb	%bl, %al
+	outb	%al, %dx
+	incl	%esi
+	jmp	1b
+3:	popl	%ebx
+	popl	%esi
+	movl	$0x7e, %eax		/* go's return code */
+	ret				/* still on U-Boot's stack, in its CS */
+first_run:
+	movl	$1, image_used		/* this copy is now used */
 	/* Keep U-Boot's callee-saved registers, stack and tables for exit=return. */
 	movl	%esp, loader_esp
 	movl	%ebx, loader_ebx
@@ -127,6 +155,11 @@ gdt_descriptor:
 	.word	gdt_end - gdt - 1
 	.long	gdt
 
+	.align	4
+image_used:	.long 0			/* set on the first entry (see entry) */
+used_msg:
+	.ascii	"\r\nmmubench: error: this copy of the image already ran; load it "
+	.asciz	"again before 'go' (its data section is used up)\r\n"
 	.align	4
 	.globl	loader_esp
 loader_esp:	.long 0
