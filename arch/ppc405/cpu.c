@@ -26,6 +26,7 @@ void arch_describe_cpu(void)
 	uint32_t pvr = mfspr(SPR_PVR);
 
 	report_diag("cpu: PowerPC %s, PVR %#010lx", pvr_name(pvr), (unsigned long)pvr);
+	report_diag("tlb: 64 entries, software loaded; victim policy: %s", ppc405_tlbrepl_name());
 }
 
 void arch_halt(void)

@@ -2,7 +2,21 @@
  * 405 boards. */
 #ifndef PPC405_H
 #define PPC405_H
-#include <stdint.h>
+
+/* UART0 of the 405GP/405EP's on-chip peripherals: the console on the
+ * Walnut and on QEMU's ref405ep.  The MMU modes map its page I|G. */
+#define PPC405_UART0	0xEF600300
+
+/* The MMU state block just below the page directory (vectors.S): the
+ * struct mmu_counters (mmu.h) and the victim policy's words.  Offsets are
+ * from the directory, which SPRG3 holds. */
+#define MMU_STATE_BYTES	48
+#define MMU_ITLB_OFF	(-48)	/* mmu_count.itlb_misses */
+#define MMU_DTLB_OFF	(-44)	/* mmu_count.dtlb_misses */
+#define MMU_WRITES_OFF	(-32)	/* mmu_count.tlb_writes */
+#define MMU_RRTOP_OFF	(-24)	/* top unpinned slot: where round robin restarts */
+#define MMU_RAND_OFF	(-20)	/* xorshift32 state of tlbrepl=random */
+#define MMU_NSLOTS_OFF	(-16)	/* unpinned slots */
 
 #define SPR_SRR0	26
 #define SPR_SRR1	27
@@ -18,6 +32,10 @@
 #define SPR_SRR3	991
 #define SPR_DBCR0	1010
 
+#define ESR_DST		0x00800000	/* data storage, DTLB miss: a store */
+#define ESR_DIZ		0x00400000	/* data storage: zone fault */
+#define ESR_PIL		0x08000000	/* program: illegal instruction */
+
 #define MSR_WE	0x00040000
 #define MSR_CE	0x00020000
 #define MSR_EE	0x00008000
@@ -25,6 +43,9 @@
 #define MSR_ME	0x00001000
 #define MSR_IR	0x00000020
 #define MSR_DR	0x00000010
+
+#ifndef __ASSEMBLY__
+#include <stdint.h>
 
 #define mfspr(n) ({ uint32_t v_; __asm__ volatile("mfspr %0, %1" : "=r"(v_) : "i"(n)); v_; })
 #define mtspr(n, v) __asm__ volatile("mtspr %0, %1" : : "i"(n), "r"((uint32_t)(v)) : "memory")
@@ -58,5 +79,23 @@ struct ppc4xx_bd {
 uint64_t ppc405_sdram_bytes(void);
 
 void ppc405_return_to_loader(int status) __attribute__((noreturn));
+
+/* The state exceptions.c saves (vectors.S F_* offsets). */
+struct ppc405_frame {
+	uint32_t gpr[32];
+	uint32_t cr, lr, ctr, xer;
+	uint32_t srr0, srr1, srr2, srr3;
+	uint32_t dear, esr, vector, pad;
+};
+
+/* mmu.c, for exceptions.c: a miss or storage fault in a translated mode.
+ * Returns 1 when handled (retry the access), 0 when nobody expected it. */
+int ppc405_mmu_fault(struct ppc405_frame *f);
+void ppc405_mmu_init(void);
+void ppc405_mmu_describe_entry(uintptr_t va);
+const char *ppc405_tlbrepl_name(void);
+int ppc405_dtlb_path_length(void);
+
+#endif /* __ASSEMBLY__ */
 
 #endif

@@ -1,0 +1,310 @@
+/*
+ * PowerPC 405 exception vectors, at their offsets from EVPR (the image's
+ * 64 KiB-aligned base; the linker script places .vectors at offset 0x100).
+ *
+ *  - The data and instruction TLB miss vectors hold the fast path: walk the
+ *    two-level page table (ppc405.h "Page table"), write one TLB entry, count
+ *    the miss, rfi.  No PTE: the slow path, into C (a page fault).
+ *  - Every other vector saves the whole state in a frame and calls
+ *    ppc405_exception() in C, which either resumes (a fault a probe expected)
+ *    or prints a register dump and ends the run.
+ *
+ * SPRG use: SPRG0/1 = r10/r11 of any vector; SPRG2/4 = r12/r9 of the miss
+ * fast paths; SPRG3 = the page directory (the state block lies below it);
+ * SPRG5 = the next TLB victim slot; SPRG6/7 = vector number and CR in the
+ * common path.
+ */
+#include "ppc405.h"
+
+#define SPRG0	272
+#define SPRG1	273
+#define SPRG2	274
+#define SPRG3	275
+#define SPRG4	276
+#define SPRG5	277
+#define SPRG6	278
+#define SPRG7	279
+
+/* Offsets in struct ppc405_frame (exceptions.c checks them). */
+#define F_GPR	0
+#define F_CR	128
+#define F_LR	132
+#define F_CTR	136
+#define F_XER	140
+#define F_SRR0	144
+#define F_SRR1	148
+#define F_SRR2	152
+#define F_SRR3	156
+#define F_DEAR	160
+#define F_ESR	164
+#define F_VEC	168
+#define F_SIZE	176		/* 16-byte multiple */
+
+/* Place code at EVPR offset `off` (the section starts at offset 0x100). */
+#define AT(off)	. = (off) - 0x100
+
+/* A vector that goes straight to the common path with its number. */
+#define VECTOR(off)				\
+	AT(off);				\
+	mtspr	SPRG0, r10;	/* free r10 */	\
+	mtspr	SPRG1, r11;	/* free r11 */	\
+	li	r11, off;	/* which vector */	\
+	b	exc_common	/* save all, call C */
+
+	.section .vectors, "ax"
+	.globl	ppc405_vectors
+ppc405_vectors:
+	VECTOR(0x0100)		/* critical input */
+	VECTOR(0x0200)		/* machine check */
+	VECTOR(0x0300)		/* data storage: protection fault, zone fault */
+	VECTOR(0x0400)		/* instruction storage: no-execute page */
+	VECTOR(0x0500)		/* external interrupt */
+	VECTOR(0x0600)		/* alignment */
+	VECTOR(0x0700)		/* program: illegal instruction, trap, privileged */
+	VECTOR(0x0800)		/* floating point unavailable */
+	VECTOR(0x0900)		/* reserved on the 405 */
+	VECTOR(0x0a00)		/* reserved */
+	VECTOR(0x0b00)		/* reserved */
+	VECTOR(0x0c00)		/* system call */
+	VECTOR(0x0d00)		/* reserved */
+	VECTOR(0x0e00)		/* reserved */
+	VECTOR(0x0f00)		/* APU unavailable */
+	VECTOR(0x1000)		/* programmable interval timer (4 instructions fit) */
+	VECTOR(0x1010)		/* fixed interval timer */
+	VECTOR(0x1020)		/* watchdog timer */
+
+/*
+ * The TLB miss fast path, for DTLB (address in DEAR) and ITLB (address in
+ * SRR0).  Page table: SPRG3 = directory, 1024 words, one per 4 MiB.  A
+ * directory word is either a leaf (a large page: TLBLO format, zone field
+ * odd) or the address of a 4 KiB table of 1024 PTEs; an empty region points
+ * at an all-zero table.  A PTE is the TLBLO word itself, its zone field
+ * holding 2*SIZE+1: rotated left by 2 it gives TLBHI's SIZE and V bits, so
+ * one rlwimi builds TLBHI.  0 means no mapping.  All 16 zones are set alike
+ * in ZPR, so the zone number only carries the size.
+ *
+ * Victim: SPRG5 counts down from the top unpinned slot (round robin over the
+ * slots below the pinned ones); below 0 it wraps.  With tlbrepl=random SPRG5
+ * holds 0xC0000000 | slot (tlbwe uses only the low 6 bits of the index), so
+ * every decrement stays negative and the wrap code picks a new random slot.
+ */
+#define MISS_FAST_PATH(addr_spr, count_off, wrap, fault, leaf, back)		\
+	mtspr	SPRG0, r10;	/* free r10 */					\
+	mtspr	SPRG1, r11;	/* free r11 */					\
+	mtspr	SPRG2, r12;	/* free r12 */					\
+	mtspr	SPRG4, r9;	/* free r9 */					\
+	mfcr	r12;		/* CR, put back at the end */			\
+	mfspr	r10, addr_spr;	/* the address that missed */			\
+	mfspr	r11, SPRG3;	/* the directory; counters lie below it */	\
+	lwz	r9, count_off(r11);	/* count this miss */			\
+	addi	r9, r9, 1;							\
+	stw	r9, count_off(r11);						\
+	rlwimi	r11, r10, 12, 20, 29;	/* &directory[addr >> 22] */		\
+	lwz	r11, 0(r11);	/* directory word */				\
+	mtcrf	0x02, r11;	/* CR6 = its zone field; bit 27 = leaf */	\
+	bt	27, leaf;	/* a large page: it is the TLBLO */		\
+	rlwimi	r11, r10, 22, 20, 29;	/* &table[(addr >> 12) & 1023] */	\
+	lwz	r11, 0(r11);	/* the PTE = TLBLO */				\
+	mtcrf	0x02, r11;	/* zone field again */				\
+	bf	27, fault;	/* no leaf: page fault, slow path */		\
+leaf:	rlwinm	r10, r10, 0, 0, 19;	/* EPN: the address's 4K page */	\
+	rlwimi	r10, r11, 2, 22, 25;	/* SIZE and V from the zone field */	\
+	mfspr	r9, SPRG5;	/* victim slot */				\
+	tlbwe	r11, r9, 1;	/* TLBLO first (QEMU: LO clears V) */		\
+	tlbwe	r10, r9, 0;	/* TLBHI: the entry is valid from here */	\
+	addi	r9, r9, -1;	/* round robin, downwards */			\
+	cmpwi	r9, 0;								\
+	blt-	wrap;		/* below slot 0, or random policy */		\
+back:	mtspr	SPRG5, r9;	/* next victim */				\
+	mfspr	r11, SPRG3;							\
+	lwz	r10, MMU_WRITES_OFF(r11);	/* count the TLB write */	\
+	addi	r10, r10, 1;							\
+	stw	r10, MMU_WRITES_OFF(r11);					\
+	mtcrf	0xff, r12;	/* CR back */					\
+	mfspr	r9, SPRG4;	/* r9 back */					\
+	mfspr	r12, SPRG2;	/* r12 back */					\
+	mfspr	r11, SPRG1;	/* r11 back */					\
+	mfspr	r10, SPRG0;	/* r10 back */					\
+	rfi;			/* retry the access */				\
+	b	.		/* no prefetch past rfi */
+
+/* Wrap of the victim counter: round robin restarts at the top unpinned
+ * slot; random draws a slot (xorshift32, scaled by mulhwu into 0..n-1).
+ * r10/r11 are free here (the entry is written). */
+#define VICTIM_WRAP(back)							\
+	mfspr	r11, SPRG3;							\
+	cmpwi	r9, -1;		/* exactly -1: round robin wrapped */		\
+	bne	3f;								\
+	lwz	r9, MMU_RRTOP_OFF(r11);	/* top unpinned slot */			\
+	b	back;								\
+3:	lwz	r10, MMU_RAND_OFF(r11);	/* xorshift32 state */			\
+	slwi	r9, r10, 13;							\
+	xor	r10, r10, r9;							\
+	srwi	r9, r10, 17;							\
+	xor	r10, r10, r9;							\
+	slwi	r9, r10, 5;							\
+	xor	r10, r10, r9;							\
+	stw	r10, MMU_RAND_OFF(r11);						\
+	lwz	r9, MMU_NSLOTS_OFF(r11);	/* unpinned slots */		\
+	mulhwu	r9, r10, r9;	/* 0 .. nslots-1 */				\
+	oris	r9, r9, 0xc000;	/* stays negative: random again next time */	\
+	b	back
+
+/* No PTE: put r9, r12 and CR back (r10/r11 stay in SPRG0/1, as the common
+ * path expects) and take the common path as vector `vec`. */
+#define MISS_SLOW_PATH(vec)							\
+	mtcrf	0xff, r12;	/* CR back */					\
+	mfspr	r9, SPRG4;	/* r9 back */					\
+	mfspr	r12, SPRG2;	/* r12 back */					\
+	li	r11, vec;	/* which vector */				\
+	b	exc_common
+
+	AT(0x1100)		/* data TLB miss */
+	.globl	ppc405_dtlb_miss, ppc405_dtlb_rfi
+ppc405_dtlb_miss:
+	MISS_FAST_PATH(SPR_DEAR, MMU_DTLB_OFF, dtlb_wrap, dtlb_fault, dtlb_leaf, dtlb_back)
+	.equ	ppc405_dtlb_rfi, . - 8	/* the rfi, for the path-length count */
+
+	AT(0x1200)		/* instruction TLB miss */
+ppc405_itlb_miss:
+	MISS_FAST_PATH(SPR_SRR0, MMU_ITLB_OFF, itlb_wrap, itlb_fault, itlb_leaf, itlb_back)
+
+	VECTOR(0x1300)		/* 0x1300..0x1f00: reserved on the 405 */
+	VECTOR(0x1400)
+	VECTOR(0x1500)
+	VECTOR(0x1600)
+	VECTOR(0x1700)
+	VECTOR(0x1800)
+	VECTOR(0x1900)
+	VECTOR(0x1a00)
+	VECTOR(0x1b00)
+	VECTOR(0x1c00)
+	VECTOR(0x1d00)
+	VECTOR(0x1e00)
+	VECTOR(0x1f00)
+	VECTOR(0x2000)		/* debug */
+
+dtlb_wrap:
+	VICTIM_WRAP(dtlb_back)
+dtlb_fault:
+	MISS_SLOW_PATH(0x1100)
+itlb_wrap:
+	VICTIM_WRAP(itlb_back)
+itlb_fault:
+	MISS_SLOW_PATH(0x1200)
+
+/*
+ * The common path: r10/r11 of the interrupted code are in SPRG0/1, r11 =
+ * the vector.  Builds a struct ppc405_frame below the interrupted stack
+ * pointer (or on the emergency stack when r1 is not inside our stack),
+ * calls ppc405_exception(frame) with translation off (as the CPU left it),
+ * and if that returns, restores everything and retries with rfi.
+ */
+exc_common:
+	mtspr	SPRG6, r11		/* the vector */
+	mfcr	r11
+	mtspr	SPRG7, r11		/* CR */
+	lis	r10, (__stack_bottom + 1024)@ha	/* is r1 inside our stack? */
+	addi	r10, r10, (__stack_bottom + 1024)@l
+	cmplw	r1, r10
+	blt-	1f			/* below it (or overflowed): emergency stack */
+	lis	r10, __stack_top@ha
+	addi	r10, r10, __stack_top@l
+	cmplw	r1, r10
+	bgt-	1f			/* above it: emergency stack */
+	addi	r10, r1, -(256 + F_SIZE)	/* a frame well below r1 */
+	b	2f
+1:	lis	r10, (ppc405_exc_stack_top - F_SIZE)@ha
+	addi	r10, r10, (ppc405_exc_stack_top - F_SIZE)@l
+2:	rlwinm	r10, r10, 0, 0, 27	/* 16-byte aligned */
+	stw	r0, F_GPR + 0(r10)	/* r0 */
+	stw	r1, F_GPR + 4(r10)	/* r1 as interrupted */
+	stw	r2, F_GPR + 8(r10)
+	stw	r3, F_GPR + 12(r10)
+	stw	r4, F_GPR + 16(r10)
+	stw	r5, F_GPR + 20(r10)
+	stw	r6, F_GPR + 24(r10)
+	stw	r7, F_GPR + 28(r10)
+	stw	r8, F_GPR + 32(r10)
+	stw	r9, F_GPR + 36(r10)
+	stmw	r12, F_GPR + 48(r10)	/* r12..r31 */
+	mfspr	r0, SPRG0
+	stw	r0, F_GPR + 40(r10)	/* r10 */
+	mfspr	r0, SPRG1
+	stw	r0, F_GPR + 44(r10)	/* r11 */
+	mfspr	r0, SPRG7
+	stw	r0, F_CR(r10)
+	mflr	r0
+	stw	r0, F_LR(r10)
+	mfctr	r0
+	stw	r0, F_CTR(r10)
+	mfxer	r0
+	stw	r0, F_XER(r10)
+	mfspr	r0, SPR_SRR0
+	stw	r0, F_SRR0(r10)
+	mfspr	r0, SPR_SRR1
+	stw	r0, F_SRR1(r10)
+	mfspr	r0, SPR_SRR2
+	stw	r0, F_SRR2(r10)
+	mfspr	r0, SPR_SRR3
+	stw	r0, F_SRR3(r10)
+	mfspr	r0, SPR_DEAR
+	stw	r0, F_DEAR(r10)
+	mfspr	r0, SPR_ESR
+	stw	r0, F_ESR(r10)
+	mfspr	r0, SPRG6
+	stw	r0, F_VEC(r10)
+	addi	r1, r10, -16		/* C's frame below ours */
+	li	r0, 0
+	stw	r0, 0(r1)		/* back chain ends here */
+	mr	r3, r10			/* ppc405_exception(frame) */
+	bl	ppc405_exception	/* returns only to resume */
+	addi	r10, r1, 16		/* our frame again */
+	lwz	r0, F_SRR0(r10)		/* where to resume (C may have moved it) */
+	mtspr	SPR_SRR0, r0
+	lwz	r0, F_SRR1(r10)
+	mtspr	SPR_SRR1, r0
+	lwz	r0, F_CR(r10)
+	mtcrf	0xff, r0
+	lwz	r0, F_LR(r10)
+	mtlr	r0
+	lwz	r0, F_CTR(r10)
+	mtctr	r0
+	lwz	r0, F_XER(r10)
+	mtxer	r0
+	lwz	r0, F_GPR + 0(r10)
+	lwz	r2, F_GPR + 8(r10)
+	lwz	r3, F_GPR + 12(r10)
+	lwz	r4, F_GPR + 16(r10)
+	lwz	r5, F_GPR + 20(r10)
+	lwz	r6, F_GPR + 24(r10)
+	lwz	r7, F_GPR + 28(r10)
+	lwz	r8, F_GPR + 32(r10)
+	lwz	r9, F_GPR + 36(r10)
+	lmw	r12, F_GPR + 48(r10)	/* r12..r31 */
+	lwz	r11, F_GPR + 44(r10)
+	lwz	r1, F_GPR + 4(r10)
+	lwz	r10, F_GPR + 40(r10)	/* last: it was the base */
+	rfi				/* retry the faulting access */
+	b	.
+
+/*
+ * The MMU state block and the page directory, together so that one SPRG
+ * (SPRG3 = directory) reaches both: the counters (struct mmu_counters,
+ * mmu.h) and the victim policy words lie just below the directory.
+ */
+	.section .bss.ppc405_mmu, "aw", @nobits
+	.align	12
+	.space	4096 - MMU_STATE_BYTES
+	.globl	mmu_count, ppc405_mmu_state, ppc405_pgd
+ppc405_mmu_state:
+mmu_count:
+	.space	MMU_STATE_BYTES		/* counters, rr top, random state, slots */
+ppc405_pgd:
+	.space	4096			/* the directory: 1024 words */
+
+	.section .bss.ppc405_exc_stack, "aw", @nobits
+	.align	4
+	.space	8192
+	.globl	ppc405_exc_stack_top
+ppc405_exc_stack_top:
