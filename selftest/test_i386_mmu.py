@@ -1,0 +1,159 @@
+"""i386 paging modes (issue 4): every mode enters, self-checks and runs the
+probes; exact fault counts; 100 switches; page-table bytes as computed from
+the mapping's size; global pages, NX, ptdump, the self-check catching a
+broken mapping; too little memory is a clear error.  Several checks share
+one boot to keep the suite short."""
+import re
+
+import pytest
+
+from conftest import run_qemu
+
+PAGING = ["2level", "pse", "pae", "pae2m"]
+K4, M2, M4, G1 = 4096, 2 << 20, 4 << 20, 1 << 30
+
+
+def ceil(a, b):
+    return -(-a // b)
+
+
+def expected_pagetable_bytes(mode, end):
+    """Tables for a 1:1 map of [0, end): 2level one directory plus a table
+    per 4M; pse the directory plus a table for a partial last 4M; pae a
+    32-byte PDPT, a directory per GiB and a table per 2M; pae2m the PDPT,
+    the directories and a table for a partial last 2M."""
+    if mode == "2level":
+        return K4 + ceil(end, M4) * K4
+    if mode == "pse":
+        return K4 + (K4 if end % M4 else 0)
+    if mode == "pae":
+        return 32 + ceil(end, G1) * K4 + ceil(end, M2) * K4
+    if mode == "pae2m":
+        return 32 + ceil(end, G1) * K4 + (K4 if end % M2 else 0)
+    raise ValueError(mode)
+
+
+def ptdump_lines(run, mode):
+    """The decoded lines of one mode's ptdump."""
+    out, on = [], False
+    for line in run.lines:
+        if line.startswith("# ptdump "):
+            on = line.startswith(f"# ptdump {mode}:")
+            continue
+        if on and line.startswith("#   "):
+            out.append(line)
+        elif on:
+            on = False
+    return out
+
+
+def check_modes(run, mem_desc):
+    for mode in PAGING:
+        end = int(run.value(f"mmu.{mode}.mapped_bytes"))
+        got = run.value(f"mmu.{mode}.pagetable_bytes")
+        assert got == expected_pagetable_bytes(mode, end), f"{mode} {mem_desc}: {got}"
+        assert run.results[f"demand.{mode}"] == "ok", run.log
+        assert run.value(f"demand.{mode}.page_faults") == 64
+        assert run.value(f"demand.{mode}.prot_faults") == 64
+        assert run.value(f"demand.{mode}.page_faults_counted") == 64
+        assert run.value(f"demand.{mode}.prot_faults_counted") == 64
+        assert run.results[f"modeswitch.{mode}"] == "ok", run.log
+        assert run.value(f"modeswitch.{mode}.switches") == 100
+        # Each switch starts from a full flush: at least 100 counted.
+        assert run.value(f"modeswitch.{mode}.flushes") >= 100
+    v = {m: run.value(f"mmu.{m}.pagetable_bytes") for m in PAGING}
+    assert v["pae"] > v["2level"]
+    assert v["pse"] * 8 < v["2level"] and v["pae2m"] * 8 < v["pae"]  # "far less"
+
+
+@pytest.fixture(scope="module")
+def all_modes():
+    return run_qemu("pc", "probes=boot,demand,modeswitch", "modes=all",
+                    "ptdump=0x0-0x800000", timeout=120)
+
+
+def test_every_mode_enters_checks_and_runs(all_modes):
+    run = all_modes
+    assert run.rc == 0 and run.status() == "pass", run.log
+    for mode in ["flat"] + PAGING:
+        assert run.results[f"boot.{mode}"] == "ok"
+    assert run.results["demand.flat"] == "skip"
+    check_modes(run, "256 MiB")
+
+
+def test_large_pages_split_for_4k_faults(all_modes):
+    """The demand probe's buffer lies at the start of probe RAM, inside a
+    large page of the default map in pse and pae2m: its 4K unmaps and
+    protects must split that page (exact counts prove it, above)."""
+    run = all_modes
+    for mode in ("pse", "pae2m"):
+        dump = ptdump_lines(run, mode)
+        assert dump and all("(large page)" in l for l in dump if "PDE[" in l), dump
+    for mode in ("2level", "pae"):
+        dump = ptdump_lines(run, mode)
+        assert any("-> table" in l for l in dump) and any("PTE(s) ->" in l for l in dump)
+
+
+def test_nx_under_pae(all_modes):
+    run = all_modes
+    text = "\n".join(run.lines)
+    if "NX yes" not in text:
+        pytest.skip("the CPU has no NX")
+    assert re.search(r"# pae: 1:1 map .* NX on", text)
+    assert re.search(r"# 2level: 1:1 map .* NX off", text)
+    # RAM above the image is no-execute, the image is not.
+    dump = ptdump_lines(run, "pae")
+    assert any(" NX" in l for l in dump if "PTE(s)" in l), dump
+    assert any(l.startswith("#     0x00000000-") and " NX" not in l for l in dump), dump
+
+
+def test_global_pages_and_another_ram_size():
+    run = run_qemu("pc", "probes=demand,modeswitch", "modes=2level,pse,pae,pae2m", "global=1",
+                   "ptdump=0x0-0x800000", mem=100, timeout=120)
+    assert run.rc == 0 and run.status() == "pass", run.log
+    check_modes(run, "100 MiB")
+    for mode in PAGING:
+        dump = ptdump_lines(run, mode)
+        # The image's area is global, probe RAM above 4M is not.
+        assert any(" G" in l for l in dump), dump
+        assert any(l.startswith("#   0x00400000") or l.startswith("#     0x00400000")
+                   for l in dump), dump
+        high = [l for l in dump if "0x00400000-" in l or "0x00600000-" in l]
+        assert high and all(" G" not in l for l in high), dump
+    assert "global on (0 .. image end)" in run.log
+
+
+def test_self_check_catches_a_broken_mapping():
+    run = run_qemu("pc", "probes=boot", "modes=all", "mmu_break=1", timeout=60)
+    assert run.status() == "fail" and run.rc == 1
+    assert run.results["boot.flat"] == "ok"
+    for mode in PAGING:
+        assert run.results[f"boot.{mode}"] == "not ok"
+        assert any(l.startswith(f"# error: {mode} self-check: address 0x00") and
+                   "(1:1 mapping broken)" in l for l in run.lines), run.log
+    # The chain shows the bad entry: virtual page -> the neighbouring frame.
+    chains = [int(m.group(1), 16) for l in run.lines
+              for m in [re.match(r"#   PTE chain for (0x[0-9a-f]{8}) ", l)] if m]
+    frames = [int(m.group(1), 16) for l in run.lines
+              for m in [re.match(r"#     4K page: physical (0x[0-9a-f]{8})", l)] if m]
+    assert len(chains) == 4 and frames == [a + 4096 for a in chains], run.log
+
+
+def test_too_little_memory_is_a_clear_error():
+    # The probe asks for more than RAM holds: its own error, a failing status.
+    run = run_qemu("pc", "probes=demand", "modes=2level", "fault_pages=4096", mem=8, timeout=60)
+    assert run.status() == "fail" and run.rc == 1, run.log
+    assert "does not fit in free RAM" in run.log
+    assert "# exception:" not in run.log
+    # RAM too small for the page tables themselves: each mode says why.
+    run = run_qemu("pc", "probes=boot", "modes=flat,pae", mem=4, timeout=60)
+    assert run.status() == "fail" and run.rc == 1, run.log
+    assert run.results["boot.flat"] == "ok" and run.results["boot.pae"] == "not ok"
+    assert "cannot enter pae: RAM ends at" in run.log and "no room for" in run.log
+    assert "# exception:" not in run.log
+
+
+def test_paging_modes_under_kvm(kvm):
+    run = run_qemu("pc", "probes=boot,demand,modeswitch", "modes=all", icount=False, timeout=120)
+    assert run.rc == 0 and run.status() == "pass", run.log
+    check_modes(run, "256 MiB, KVM")
