@@ -613,7 +613,7 @@ void ppc405_mmu_init(void)
 /* Fast-path length, vector to rfi, counted from the code itself: the path
  * for a 4K PTE executes every instruction in between exactly once. */
 extern char ppc405_dtlb_miss[], ppc405_dtlb_rfi[];
-int ppc405_dtlb_path_length(void)
+int mmu_dtlb_miss_path_length(void)
 {
 	return (ppc405_dtlb_rfi - ppc405_dtlb_miss) / 4 + 1;
 }

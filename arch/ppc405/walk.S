@@ -1,0 +1,37 @@
+/*
+ * mmu_walk_pass(base, pages, &ticks): the tlbwalk probe's pass.  One load
+ * per 4K page from base, `pages` pages (at least 1), from registers only.
+ * The DTLB miss counter is read with data translation off just before and
+ * just after the loop, so neither read can miss itself and nothing but the
+ * loop's loads falls in between.  Returns the misses; *ticks = timebase
+ * ticks of the loop.
+ */
+#include "ppc405.h"
+
+	.text
+	.globl	mmu_walk_pass
+mmu_walk_pass:
+	mfmsr	r6			/* the MSR we run with */
+	rlwinm	r7, r6, 0, 28, 26	/* the same with DR (0x10) cleared */
+	lis	r8, mmu_count@ha	/* the counters (vectors.S) */
+	addi	r8, r8, mmu_count@l
+	mtmsr	r7			/* data translation off ... */
+	isync
+	lwz	r9, 4(r8)		/* ... dtlb_misses before */
+	mtmsr	r6			/* translation as it was */
+	isync
+	mtctr	r4			/* pages */
+	mftb	r10			/* start */
+1:	lwz	r0, 0(r3)		/* one load ... */
+	addi	r3, r3, 4096		/* ... per 4K page */
+	bdnz	1b
+	mftb	r11			/* end */
+	mtmsr	r7			/* data translation off ... */
+	isync
+	lwz	r12, 4(r8)		/* ... dtlb_misses after */
+	mtmsr	r6
+	isync
+	subf	r11, r10, r11		/* ticks of the loop */
+	stw	r11, 0(r5)		/* (may miss: after the count) */
+	subf	r3, r9, r12		/* misses in the pass */
+	blr
