@@ -33,6 +33,10 @@ static const struct table tables[] = {
 		{ "kmap", "map+unmap", "demand", "kmap_ns", 10 },
 		{ "Mode", "switch", "modeswitch", "switch_ns", 11 },
 	} },
+	{ "Page tables of the default mapping", {
+		{ "Tables", "bytes", "mmu", "pagetable_bytes", 10 },
+		{ "Mapped", "bytes", "mmu", "mapped_bytes", 11 },
+	} },
 	{ 0 }
 };
 
