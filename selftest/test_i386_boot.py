@@ -75,7 +75,7 @@ def test_banner_cpuid_and_clock_lines():
     assert re.search(r"# cpu caches \((CPUID [^)]+|not reported by CPUID)\): L1d \d+ KiB", text)
     assert re.search(r"# cpu TLBs \((CPUID [^)]+|not reported by CPUID)\): dTLB 4K \d+", text)
     assert re.search(r"# tsc cross-check: ", text)
-    assert re.search(r"# tick clock: \d+ Hz \(measured: \d+ TSC ticks over 11932 PIT ticks", text)
+    assert re.search(r"# tick clock: \d+ Hz \(measured: \d+ TSC ticks over \d+ PIT ticks", text)
     # QEMU's -cpu max reports L1d and L2 (AMD leaves): measurements as well.
     assert run.value("cpuid.flat.l1d_bytes") > 0
     assert run.value("cpuid.flat.l2_bytes") > 0
