@@ -108,8 +108,11 @@ static void dump(struct i386_frame *f)
 		    (unsigned long)f->ebx, (unsigned long)f->ecx, (unsigned long)f->edx);
 	report_diag("  ESI 0x%08lx EDI 0x%08lx EBP 0x%08lx ESP 0x%08lx", (unsigned long)f->esi,
 		    (unsigned long)f->edi, (unsigned long)f->ebp, (unsigned long)esp);
-	report_diag("  DS %#06lx ES %#06lx%s", (unsigned long)(f->ds & 0xffff),
-		    (unsigned long)(f->es & 0xffff), from_ring3 ? "" : " SS 0x0010");
+	uint16_t ss;
+	__asm__ volatile("movw %%ss, %0" : "=r"(ss));	/* ring 0: the fault's SS is ours */
+	report_diag("  DS %#06lx ES %#06lx SS %#06lx", (unsigned long)(f->ds & 0xffff),
+		    (unsigned long)(f->es & 0xffff),
+		    (unsigned long)(from_ring3 ? f->user_ss & 0xffff : ss));
 	if (f->vector == 14) {
 		uint32_t e = f->error;
 		report_diag("  page fault: CR2 0x%08lx: %s, %s, %s%s%s", (unsigned long)read_cr2(),
