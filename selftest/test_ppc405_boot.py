@@ -1,0 +1,162 @@
+"""PowerPC 405 foundation on QEMU's ref405ep: every crash= kind dumps and
+fails, the entry conventions (QEMU -kernel + -append, U-Boot go with
+exit=return, U-Boot bootm of mmubench.uimg, through a loader shim), the
+405's boot arguments, the timebase figure, and the walnut image."""
+import os
+import re
+import subprocess
+import time
+
+import pytest
+
+from conftest import TOP, run_qemu
+
+SHIM_SRC = os.path.join(TOP, "selftest", "shims", "ppc405-loader.c")
+SHIM = os.path.join(TOP, "build", "shims", "ppc405-loader.elf")
+ELF = os.path.join(TOP, "build", "ref405ep", "mmubench.elf")
+UIMG = os.path.join(TOP, "build", "ref405ep", "mmubench.uimg")
+
+# kind -> (vector name in the dump, vector number)
+CRASHES = {
+    "data": ("data TLB miss", "0x1100"),
+    "fetch": ("instruction TLB miss", "0x1200"),
+    "illegal": ("program", "0x0700"),
+    "align": ("alignment", "0x0600"),
+}
+
+
+def assert_dump(run, kind):
+    text = "\n".join(run.lines)
+    name, vec = CRASHES[kind]
+    exc = [l for l in run.lines if l.startswith("# exception: ")]
+    assert len(exc) == 1, text
+    assert f"exception: {name} (vector {vec}) at PC 0x" in exc[0], text
+    assert re.search(r"MSR 0x[0-9a-f]{8} \(SRR1\) DEAR 0x[0-9a-f]{8} ESR 0x[0-9a-f]{8}", text)
+    assert re.search(r"LR 0x[0-9a-f]{8} CTR 0x[0-9a-f]{8} CR 0x[0-9a-f]{8} XER", text)
+    for r in range(0, 32, 4):
+        assert re.search(rf"r{r:<2} 0x[0-9a-f]{{8}} r{r+1:<2} 0x[0-9a-f]{{8}} "
+                         rf"r{r+2:<2} 0x[0-9a-f]{{8}} r{r+3:<2} 0x[0-9a-f]{{8}}", text), text
+    assert re.search(r"stack trace \(r1 0x[0-9a-f]{8}\): 0x[0-9a-f]{8}", text), text
+    if kind in ("data", "fetch"):
+        # The faulting address: DEAR for data, SRR0 (the PC) for a fetch.
+        assert "DEAR 0xdead0000" in text if kind == "data" else "at PC 0xdead0000" in exc[0]
+    if kind == "illegal":
+        assert "ESR 0x08000000" in text  # ESR[PIL]
+    if kind == "align":
+        m = re.search(r"lwarx from the unaligned address 0x([0-9a-f]+)", text)
+        assert m and f"DEAR 0x{int(m.group(1), 16):08x}" in text, text
+    assert any(l.startswith("# run aborted: unexpected exception: ") for l in run.lines)
+    assert run.status() == "fail"
+    assert run.results.get(f"crash.{kind}") == "not ok"
+    assert run.rc == 1, f"run-qemu exit {run.rc}\n{run.stderr}"
+
+
+@pytest.mark.parametrize("kind", list(CRASHES))
+def test_crash_dumps_and_fails(kind):
+    t0 = time.monotonic()
+    run = run_qemu("ref405ep", f"crash={kind}", timeout=30)
+    assert time.monotonic() - t0 < 20, "QEMU did not end well before the timeout"
+    assert_dump(run, kind)
+
+
+def test_crash_divide_is_a_clear_error():
+    run = run_qemu("ref405ep", "crash=divide", timeout=30)
+    assert "raises no exception on integer divide by zero" in run.log
+    assert run.status() == "fail" and run.rc == 1
+
+
+@pytest.mark.parametrize("arg,message", [
+    ("pins=9", "'pins=9': out of range 0..8"),
+    ("lpsize=1k", "1K pages are not used (QEMU aborts on a 1K TLB entry)"),
+    ("lpsize=3m", "'lpsize=3m': not a valid choice"),
+    ("tlbrepl=lru", "'tlbrepl=lru': not a valid choice"),
+    ("walk_region=middle", "'walk_region=middle': not a valid choice"),
+    ("walk_pages=0", "'walk_pages=0': out of range"),
+    ("mmu_break=2", "'mmu_break=2': out of range 0..1"),
+])
+def test_bad_405_arguments(arg, message):
+    run = run_qemu("ref405ep", arg, timeout=30)
+    assert message in run.log, run.log
+    assert run.status() == "fail" and run.rc == 1
+
+
+def test_walk_pages_too_large_for_its_region():
+    # 20000 pages (78 MiB) exist in RAM but not at or above 64 MiB.
+    run = run_qemu("ref405ep", "probes=tlbwalk", "modes=normal", "walk_pages=20000", timeout=30)
+    assert "walk_pages=20000 (80000 KiB) does not fit in RAM at or above 64 MiB" in run.log
+    assert run.results["tlbwalk.normal"] == "not ok" and run.rc == 1
+
+
+def test_qemu_kernel_entry_banner_and_timebase():
+    run = run_qemu("ref405ep", "probes=boot", "modes=real", timeout=30)
+    assert run.rc == 0, run.log
+    text = "\n".join(run.lines)
+    assert "entered by bd_t in r3, command line in r6/r7" in text
+    assert "cpu: PowerPC 405EP, PVR 0x51210950" in text
+    assert "victim policy: round robin over the unpinned slots" in text
+    # The timebase is measured against QEMU's instruction count.
+    m = re.search(r"tick clock: (\d+) Hz \(measured: \d+ ticks over \d+ instructions", text)
+    assert m, text
+    assert 300_000_000 < int(m.group(1)) < 370_000_000, "expected QEMU's ~333 MHz timebase"
+
+
+@pytest.fixture(scope="module")
+def shim():
+    os.makedirs(os.path.dirname(SHIM), exist_ok=True)
+    subprocess.run(["powerpc-linux-gnu-gcc", "-mcpu=405", "-msoft-float", "-O2", "-Wall",
+                    "-ffreestanding", "-nostdlib", "-fno-pic", "-mno-relocatable", "-static",
+                    "-Wl,-Ttext=0x100000", "-Wl,-e,_start", "-Wl,--build-id=none",
+                    "-o", SHIM, SHIM_SRC], check=True, timeout=120)
+    return SHIM
+
+
+def test_uboot_go_and_exit_return(shim):
+    """go: r3 = argc, r4 = argv, argv[0] the address; exit=return brings the
+    status back to the caller in r3."""
+    extra = ["--kernel", shim, "--qemu", "-device", "--qemu", f"loader,file={ELF}"]
+    run = run_qemu("ref405ep", "go", "0x400000", "probes=boot", "modes=normal", "exit=return",
+                   extra=extra, timeout=30)
+    assert "entered by U-Boot go (r3 = argc, r4 = argv)" in run.log
+    assert run.status() == "pass" and run.rc == 0, run.log
+    assert "## Application terminated, rc = 0x00000000" in run.log
+    # A failing run returns 1 to U-Boot, even from the exception path.
+    run = run_qemu("ref405ep", "go", "0x400000", "crash=illegal", "exit=return",
+                   extra=extra, timeout=30)
+    assert "exception: program (vector 0x0700)" in run.log
+    assert "## Application terminated, rc = 0x00000001" in run.log
+    # exit=return without a loader to return to is refused.
+    run = run_qemu("ref405ep", "exit=return", timeout=30)
+    assert "no loader to return to" in run.log and run.rc == 1
+
+
+def test_uboot_bootm_of_the_uimage(shim):
+    """bootm of build/ref405ep/mmubench.uimg: magic and both CRCs checked,
+    data copied to its load address, r3 = bd_t, r6/r7 = bootargs."""
+    extra = ["--kernel", shim, "--qemu", "-device",
+             "--qemu", f"loader,file={UIMG},addr=0x2000000,force-raw=on"]
+    run = run_qemu("ref405ep", "bootm", "0x2000000", "probes=boot", "modes=real,pinned",
+                   extra=extra, timeout=30)
+    assert "## Booting kernel from Legacy Image at 0x2000000 ... load 0x00400000" in run.log
+    assert "entered by bd_t in r3, command line in r6/r7" in run.log
+    assert "ram: 128 MiB (bd_t memsize)" in run.log
+    assert run.results == {"boot.real": "ok", "boot.pinned": "ok"}, run.log
+    assert run.status() == "pass" and run.rc == 0
+
+
+def test_qemu_kernel_takes_only_elf():
+    """A fact the README relies on: QEMU 7.2's ref405ep -kernel loads ELF
+    only, so the uImage is tested through the shim above."""
+    p = subprocess.run(["qemu-system-ppc", "-M", "ref405ep", "-m", "128", "-display", "none",
+                        "-monitor", "none", "-serial", "null", "-no-reboot", "-kernel", UIMG],
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode != 0 and "not ELF" in p.stderr
+
+
+def test_walnut_builds_and_has_no_qemu():
+    subprocess.run(["make", "-s", "-C", TOP, "BOARD=walnut"], check=True, timeout=300)
+    for f in ("mmubench.elf", "mmubench.bin", "mmubench.uimg"):
+        assert os.path.getsize(os.path.join(TOP, "build", "walnut", f)) > 0
+    p = subprocess.run([os.path.join(TOP, "tools", "run-qemu"), "walnut"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 3
+    assert "walnut is real hardware, QEMU has no Walnut" in p.stderr
