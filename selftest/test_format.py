@@ -141,3 +141,19 @@ def test_log_without_ktap_is_detected(tmp_path):
     p = logcheck(tmp_path, ["U-Boot 2023.01\n", "nothing here\n"])
     assert p.returncode == 2
     assert "no 'KTAP version 1'" in p.stderr
+
+
+@pytest.mark.parametrize("board,arch,load", [("walnut", "PowerPC", "00400000"),
+                                             ("ref405ep", "PowerPC", "00400000"),
+                                             ("pc", "Intel x86", "00100000")])
+def test_images_for_every_board(board, arch, load):
+    out = os.path.join(os.path.dirname(LOGCHECK), "..", board)
+    for name in ("mmubench.elf", "mmubench.bin", "mmubench.uimg"):
+        assert os.path.getsize(os.path.join(out, name)) > 0
+    info = subprocess.run(["mkimage", "-l", os.path.join(out, "mmubench.uimg")],
+                          capture_output=True, text=True, timeout=30).stdout
+    assert f"Image Type:   {arch} Linux Kernel Image (uncompressed)" in info
+    assert f"Load Address: {load}" in info and f"Entry Point:  {load}" in info
+    # The uImage carries exactly the raw image U-Boot's go would run.
+    size = os.path.getsize(os.path.join(out, "mmubench.bin"))
+    assert f"Data Size:    {size} Bytes" in info
