@@ -100,6 +100,18 @@ def test_qemu_kernel_entry_banner_and_timebase():
     assert 300_000_000 < int(m.group(1)) < 370_000_000, "expected QEMU's ~333 MHz timebase"
 
 
+def test_timebase_without_icount_names_its_source():
+    """No reference clock without -icount: the CPU clock from the 405EP's
+    PLL registers, labelled as not verified (QEMU's bd_t says 133 MHz)."""
+    run = run_qemu("ref405ep", "probes=boot", "modes=real", icount=False, timeout=30)
+    assert run.rc == 0, run.log
+    text = "\n".join(run.lines)
+    assert re.search(r"cpu clock: 333333330 Hz \(405EP PLL: CPC0_PLLMR0/1 0x[0-9a-f]+/0x[0-9a-f]+, "
+                     r"SysClk 33.333 MHz; bd_t intfreq 133333333\)", text), text
+    assert "tick clock: 333333330 Hz (assumed equal to the cpu clock (405EP PLL" in text
+    assert "not verified" in text
+
+
 @pytest.fixture(scope="module")
 def shim():
     os.makedirs(os.path.dirname(SHIM), exist_ok=True)

@@ -24,13 +24,15 @@ static uint64_t ticks_over_instructions(uint32_t n)
 
 void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
 {
-	static char source[96];
+	static char source[200];
 
 	if (icount_shift >= 0) {
 		/* Under QEMU -icount, one instruction is 2^shift ns of virtual time:
-		 * the instruction count is the reference clock. */
+		 * the instruction count is the reference clock.  Two loop lengths,
+		 * so the fixed instructions around the loop cancel out. */
 		const uint32_t n = 200000;
-		uint64_t ticks = ticks_over_instructions(n);
+		uint64_t t1 = ticks_over_instructions(n), t2 = ticks_over_instructions(2 * n);
+		uint64_t ticks = t2 - t1;
 		uint64_t ns = (uint64_t)n << icount_shift;
 		bi->tick_hz = ticks * 1000000000ull / ns;
 		snprintf(source, sizeof(source),
@@ -40,7 +42,9 @@ void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
 		return;
 	}
 	/* The 405's timebase counts at the CPU clock unless an external timer
-	 * clock is selected; the loader's CPU frequency is the best we have. */
+	 * clock is selected (CPC0_CR1[CETE], which nothing here sets); with no
+	 * reference clock to measure against, the board's CPU clock figure is
+	 * the best we have (ref405ep: its PLL registers; walnut: the bd_t). */
 	bi->tick_hz = bi->cpu_hz;
 	snprintf(source, sizeof(source), "assumed equal to the cpu clock (%s), not verified",
 		 bi->cpu_hz_source);

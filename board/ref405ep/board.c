@@ -1,6 +1,7 @@
 /* QEMU's ref405ep: the Walnut's stand-in in CI.  A 405EP, 128 MiB, UART0
  * at 0xEF600300 as on the Walnut, and no isa-debug-exit: a core reset with
  * QEMU's -no-reboot ends the run. */
+#include <stdio.h>
 #include "arch.h"
 #include "board.h"
 #include "ns16550.h"
@@ -29,21 +30,46 @@ void board_putc(char c)
 	ns16550_putc(&uart, c);
 }
 
+/* The CPU clock the 405EP's clock controller is programmed for: SysClk
+ * (the board's 33.333 MHz oscillator) through the PLL (CPC0_PLLMR1: FBMUL
+ * feedback multiplier when the PLL is selected and not bypassed) and the
+ * CPU divider (CPC0_PLLMR0 CCDV).  QEMU models the same registers; its
+ * bd_t says 133 MHz regardless, while its timebase runs at this rate. */
+#define REF405EP_SYSCLK		33333333u
+#define DCR_CPC0_PLLMR0		0xf0
+#define DCR_CPC0_PLLMR1		0xf4
+
+static uint32_t pll_cpu_hz(uint32_t *pllmr0, uint32_t *pllmr1)
+{
+	uint32_t m0 = mfdcr(DCR_CPC0_PLLMR0), m1 = mfdcr(DCR_CPC0_PLLMR1);
+	uint64_t pll = REF405EP_SYSCLK;
+
+	*pllmr0 = m0, *pllmr1 = m1;
+	if ((m1 & 0x80000000u) && !(m1 & 0x40000000u))
+		pll *= (((m1 >> 20) - 1) & 0xf) + 1;		/* FBMUL, 0 = 16 */
+	return pll / (((m0 >> 20) & 3) + 1);			/* CCDV */
+}
+
 void board_init(struct boot_info *bi)
 {
 	const struct ppc4xx_bd *bd = bi->bd;
+	static char source[128];
+	uint32_t m0, m1;
 
+	bi->cpu_hz = pll_cpu_hz(&m0, &m1);
 	if (bd) {
 		bi->ram_bytes = bd->memsize;
 		bi->ram_source = "bd_t memsize";
-		bi->cpu_hz = bd->intfreq;
-		bi->cpu_hz_source = "bd_t intfreq";
+		snprintf(source, sizeof(source), "405EP PLL: CPC0_PLLMR0/1 %#lx/%#lx, SysClk "
+			 "33.333 MHz; bd_t intfreq %lu", (unsigned long)m0, (unsigned long)m1,
+			 (unsigned long)bd->intfreq);
 	} else {
 		bi->ram_bytes = ppc405_sdram_bytes();
 		bi->ram_source = "SDRAM controller bank registers";
-		bi->cpu_hz = 0;
-		bi->cpu_hz_source = "no bd_t from the loader";
+		snprintf(source, sizeof(source), "405EP PLL: CPC0_PLLMR0/1 %#lx/%#lx, SysClk 33.333 MHz",
+			 (unsigned long)m0, (unsigned long)m1);
 	}
+	bi->cpu_hz_source = source;
 	probe_mem_start = (uintptr_t)__free_ram_start;
 	probe_mem_end = bi->ram_bytes;
 }
