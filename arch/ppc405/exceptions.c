@@ -9,7 +9,14 @@
 #include "ppc405.h"
 #include "report.h"
 
-extern char ppc405_vectors[];
+/* vectors.S: the vector pieces, and where they go (linker script). */
+struct vector_piece {
+	uint32_t offset;
+	const uint32_t *code;
+	uint32_t bytes;
+};
+extern const struct vector_piece ppc405_vector_table[], ppc405_vector_table_end[];
+extern char __evpr_area[];
 
 static const char *vector_name(uint32_t v)
 {
@@ -108,11 +115,29 @@ void ppc405_exception(struct ppc405_frame *f)
 	exit(report_abort(why));
 }
 
+/* Make stores to code visible to instruction fetch: write the data cache
+ * lines back, drop the instruction cache lines (32-byte lines on the 405). */
+static void sync_icache(const void *start, uint32_t bytes)
+{
+	uint32_t a = (uint32_t)start & ~31u, end = (uint32_t)start + bytes;
+
+	for (uint32_t p = a; p < end; p += 32)
+		__asm__ volatile("dcbst 0, %0" : : "r"(p) : "memory");
+	__asm__ volatile("sync");
+	for (uint32_t p = a; p < end; p += 32)
+		__asm__ volatile("icbi 0, %0" : : "r"(p) : "memory");
+	__asm__ volatile("sync; isync");
+}
+
 void arch_init(struct boot_info *bi)
 {
 	(void)bi;
-	/* EVPR takes the high 16 bits: the image must start on 64 KiB. */
-	mtspr(SPR_EVPR, (uint32_t)ppc405_vectors & 0xffff0000u);
+	/* Every vector's code to its offset from EVPR, which takes only the
+	 * high 16 bits: __evpr_area is 64 KiB aligned. */
+	for (const struct vector_piece *v = ppc405_vector_table; v < ppc405_vector_table_end; v++)
+		memcpy(__evpr_area + v->offset, v->code, v->bytes);
+	sync_icache(__evpr_area, 0x2100);
+	mtspr(SPR_EVPR, (uint32_t)__evpr_area);
 	mtspr(SPR_ESR, 0);
 	ppc405_mmu_init();
 }

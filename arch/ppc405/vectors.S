@@ -1,6 +1,12 @@
 /*
- * PowerPC 405 exception vectors, at their offsets from EVPR (the image's
- * 64 KiB-aligned base; the linker script places .vectors at offset 0x100).
+ * PowerPC 405 exception vectors.  Each vector's code is kept here compactly
+ * (section .vectors) with a table of (EVPR offset, code, length); at start-up
+ * arch_init() copies every piece to its offset in __evpr_area, a 64 KiB-
+ * aligned block the linker script reserves past the heap, and points EVPR
+ * there.  The image so carries ~1.5 KiB of vector code instead of 8 KiB of
+ * mostly empty vector space.  Pieces reach the shared code with absolute
+ * branches (ba: the image lies below 32 MiB) and branch relatively only
+ * inside themselves, so they run unchanged wherever they are copied.
  *
  *  - The data and instruction TLB miss vectors hold the fast path: walk the
  *    two-level page table (ppc405.h "Page table"), write one TLB entry, count
@@ -40,20 +46,31 @@
 #define F_VEC	168
 #define F_SIZE	176		/* 16-byte multiple */
 
-/* Place code at EVPR offset `off` (the section starts at offset 0x100). */
-#define AT(off)	. = (off) - 0x100
+/* One table entry: EVPR offset, start, length in bytes (at most 0x100,
+ * or 0x10 at 0x1000/0x1010 where the next vector follows 16 bytes on). */
+#define PIECE(off, start, end, room)					\
+	.if (end) - (start) > (room);					\
+	.error "vector piece too long for its slot";			\
+	.endif;								\
+	.pushsection .rodata.ppc405_vector_table, "a";			\
+	.long	off, start, (end) - (start);				\
+	.popsection
 
 /* A vector that goes straight to the common path with its number. */
-#define VECTOR(off)				\
-	AT(off);				\
-	mtspr	SPRG0, r10;	/* free r10 */	\
-	mtspr	SPRG1, r11;	/* free r11 */	\
-	li	r11, off;	/* which vector */	\
-	b	exc_common	/* save all, call C */
+#define VECTOR(off)							\
+1:	mtspr	SPRG0, r10;	/* free r10 */				\
+	mtspr	SPRG1, r11;	/* free r11 */				\
+	li	r11, off;	/* which vector */			\
+	ba	exc_common;	/* save all, call C */			\
+2:	PIECE(off, 1b, 2b, 0x10)
+
+	.pushsection .rodata.ppc405_vector_table, "a"
+	.align	2
+	.globl	ppc405_vector_table
+ppc405_vector_table:
+	.popsection
 
 	.section .vectors, "ax"
-	.globl	ppc405_vectors
-ppc405_vectors:
 	VECTOR(0x0100)		/* critical input */
 	VECTOR(0x0200)		/* machine check */
 	VECTOR(0x0300)		/* data storage: protection fault, zone fault */
@@ -157,17 +174,29 @@ back:	mtspr	SPRG5, r9;	/* next victim */				\
 	mfspr	r9, SPRG4;	/* r9 back */					\
 	mfspr	r12, SPRG2;	/* r12 back */					\
 	li	r11, vec;	/* which vector */				\
-	b	exc_common
+	ba	exc_common
 
-	AT(0x1100)		/* data TLB miss */
+/* The miss vectors: fast path, victim wrap and slow exit in one piece
+ * each, so that every branch between them stays inside the copy. */
 	.globl	ppc405_dtlb_miss, ppc405_dtlb_rfi
-ppc405_dtlb_miss:
+ppc405_dtlb_miss:				/* data TLB miss, 0x1100 */
 	MISS_FAST_PATH(SPR_DEAR, MMU_DTLB_OFF, dtlb_wrap, dtlb_fault, dtlb_leaf, dtlb_back)
 	.equ	ppc405_dtlb_rfi, . - 8	/* the rfi, for the path-length count */
+dtlb_wrap:
+	VICTIM_WRAP(dtlb_back)
+dtlb_fault:
+	MISS_SLOW_PATH(0x1100)
+dtlb_end:
+	PIECE(0x1100, ppc405_dtlb_miss, dtlb_end, 0x100)
 
-	AT(0x1200)		/* instruction TLB miss */
-ppc405_itlb_miss:
+ppc405_itlb_miss:				/* instruction TLB miss, 0x1200 */
 	MISS_FAST_PATH(SPR_SRR0, MMU_ITLB_OFF, itlb_wrap, itlb_fault, itlb_leaf, itlb_back)
+itlb_wrap:
+	VICTIM_WRAP(itlb_back)
+itlb_fault:
+	MISS_SLOW_PATH(0x1200)
+itlb_end:
+	PIECE(0x1200, ppc405_itlb_miss, itlb_end, 0x100)
 
 	VECTOR(0x1300)		/* 0x1300..0x1f00: reserved on the 405 */
 	VECTOR(0x1400)
@@ -184,15 +213,12 @@ ppc405_itlb_miss:
 	VECTOR(0x1f00)
 	VECTOR(0x2000)		/* debug */
 
-dtlb_wrap:
-	VICTIM_WRAP(dtlb_back)
-dtlb_fault:
-	MISS_SLOW_PATH(0x1100)
-itlb_wrap:
-	VICTIM_WRAP(itlb_back)
-itlb_fault:
-	MISS_SLOW_PATH(0x1200)
+	.pushsection .rodata.ppc405_vector_table, "a"
+	.globl	ppc405_vector_table_end
+ppc405_vector_table_end:
+	.popsection
 
+	.text
 /*
  * The common path: r10/r11 of the interrupted code are in SPRG0/1, r11 =
  * the vector.  Builds a struct ppc405_frame below the interrupted stack
