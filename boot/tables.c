@@ -33,6 +33,11 @@ static const struct table tables[] = {
 		{ "kmap", "map+unmap", "demand", "kmap_ns", 10 },
 		{ "Mode", "switch", "modeswitch", "switch_ns", 11 },
 	} },
+	{ "Software-loaded TLB (tlbwalk) - exact counts", {
+		{ "DTLB miss", "per pass", "tlbwalk", "dtlb_misses_per_pass", 10 },
+		{ "Instr per", "miss", "tlbwalk", "instructions_per_miss", 10 },
+		{ "Load", "ns/page", "tlbwalk", "ns_per_page", 9 },
+	} },
 	{ "Page tables of the default mapping", {
 		{ "Tables", "bytes", "mmu", "pagetable_bytes", 10 },
 		{ "Mapped", "bytes", "mmu", "mapped_bytes", 11 },

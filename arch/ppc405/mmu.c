@@ -66,6 +66,7 @@ struct mode_desc {
 	unsigned pins;
 	int large;
 	int dumped;			/* tlbdump done for this mode */
+	int reported;			/* page-table figures printed */
 };
 static struct mode_desc *active;
 static unsigned active_pins;
@@ -471,9 +472,9 @@ static int self_check(void)
 
 /* ---- modes ---- */
 
-static struct mode_desc desc_normal = { "normal", 0, 0, 0 };
-static struct mode_desc desc_pinned = { "pinned", 2, 0, 0 };
-static struct mode_desc desc_large = { "largepte", 0, 1, 0 };
+static struct mode_desc desc_normal = { "normal", 0, 0, 0, 0 };
+static struct mode_desc desc_pinned = { "pinned", 2, 0, 0, 0 };
+static struct mode_desc desc_large = { "largepte", 0, 1, 0, 0 };
 
 static void translated_leave(void)
 {
@@ -524,6 +525,21 @@ static int translated_enter(struct mode_desc *d)
 	if (self_check() < 0) {
 		translated_leave();
 		return -1;
+	}
+	if (!d->reported && !config.crash) {
+		/* Once per mode (modes are entered inside the measurement
+		 * block): what the default mapping costs in tables.  The
+		 * directory, the shared empty table and the tables in use. */
+		static const char *const sizes[] = { "", "4k", "16k", "64k", "256k", "1m", "4m", "16m" };
+		uint32_t bytes = 2 * PAGE + pool_used * PAGE;
+		d->reported = 1;
+		report_diag("%s: 1:1 map of RAM 0x00000000-0x%08lx in %s pages + UART page I|G, "
+			    "%lu KiB of tables, %u pinned", d->name,
+			    (unsigned long)boot_info.ram_bytes - 1,
+			    sizes[d->large ? opt_lpsize : SZ_4K], (unsigned long)bytes >> 10, pins);
+		report_measurement("mmu", d->name, "pagetable_bytes", bytes, 0, "bytes");
+		report_measurement("mmu", d->name, "mapped_bytes", boot_info.ram_bytes + PAGE, 0,
+				   "bytes");
 	}
 	return 0;
 }
