@@ -202,7 +202,11 @@ itlb_end:
 	VECTOR(0x1400)
 	VECTOR(0x1500)
 	VECTOR(0x1600)
-	VECTOR(0x1700)
+	/* 0x1700: Linux's CONFIG_IBM405_ERR51 sends this vector to the data
+	 * TLB miss handler on the 405GP (read, not checked on hardware; QEMU
+	 * never raises it).  A relative branch: both sit in the EVPR area. */
+1:	b	1b - 0x1700 + 0x1100	/* to the DTLB miss vector's copy */
+2:	PIECE(0x1700, 1b, 2b, 0x10)
 	VECTOR(0x1800)
 	VECTOR(0x1900)
 	VECTOR(0x1a00)
@@ -228,24 +232,24 @@ ppc405_vector_table_end:
  */
 exc_common:
 	mtspr	SPRG6, r11		/* the vector */
-	mfcr	r11
+	mfcr	r11			/* CR, before any compare */
 	mtspr	SPRG7, r11		/* CR */
 	lis	r10, (__stack_bottom + 1024)@ha	/* is r1 inside our stack? */
 	addi	r10, r10, (__stack_bottom + 1024)@l
-	cmplw	r1, r10
+	cmplw	r1, r10			/* r1 against the stack's low end */
 	blt-	1f			/* below it (or overflowed): emergency stack */
-	lis	r10, __stack_top@ha
+	lis	r10, __stack_top@ha	/* the stack's high end */
 	addi	r10, r10, __stack_top@l
-	cmplw	r1, r10
+	cmplw	r1, r10			/* r1 against it */
 	bgt-	1f			/* above it: emergency stack */
 	addi	r10, r1, -(256 + F_SIZE)	/* a frame well below r1 */
-	b	2f
-1:	lis	r10, (ppc405_exc_stack_top - F_SIZE)@ha
+	b	2f			/* frame chosen */
+1:	lis	r10, (ppc405_exc_stack_top - F_SIZE)@ha	/* emergency stack's top frame */
 	addi	r10, r10, (ppc405_exc_stack_top - F_SIZE)@l
 2:	rlwinm	r10, r10, 0, 0, 27	/* 16-byte aligned */
 	stw	r0, F_GPR + 0(r10)	/* r0 */
 	stw	r1, F_GPR + 4(r10)	/* r1 as interrupted */
-	stw	r2, F_GPR + 8(r10)
+	stw	r2, F_GPR + 8(r10)	/* r2..r9 */
 	stw	r3, F_GPR + 12(r10)
 	stw	r4, F_GPR + 16(r10)
 	stw	r5, F_GPR + 20(r10)
@@ -254,43 +258,43 @@ exc_common:
 	stw	r8, F_GPR + 32(r10)
 	stw	r9, F_GPR + 36(r10)
 	stmw	r12, F_GPR + 48(r10)	/* r12..r31 */
-	mfspr	r0, SPRG0
+	mfspr	r0, SPRG0		/* the vector stub kept r10 here */
 	stw	r0, F_GPR + 40(r10)	/* r10 */
-	mfspr	r0, SPRG1
+	mfspr	r0, SPRG1		/* and r11 here */
 	stw	r0, F_GPR + 44(r10)	/* r11 */
-	mfspr	r0, SPRG7
+	mfspr	r0, SPRG7		/* CR */
 	stw	r0, F_CR(r10)
-	mflr	r0
+	mflr	r0			/* LR, CTR, XER */
 	stw	r0, F_LR(r10)
 	mfctr	r0
 	stw	r0, F_CTR(r10)
 	mfxer	r0
 	stw	r0, F_XER(r10)
-	mfspr	r0, SPR_SRR0
+	mfspr	r0, SPR_SRR0		/* PC and MSR of the interrupted code */
 	stw	r0, F_SRR0(r10)
 	mfspr	r0, SPR_SRR1
 	stw	r0, F_SRR1(r10)
-	mfspr	r0, SPR_SRR2
+	mfspr	r0, SPR_SRR2		/* the same for critical exceptions */
 	stw	r0, F_SRR2(r10)
 	mfspr	r0, SPR_SRR3
 	stw	r0, F_SRR3(r10)
-	mfspr	r0, SPR_DEAR
+	mfspr	r0, SPR_DEAR		/* faulting data address */
 	stw	r0, F_DEAR(r10)
-	mfspr	r0, SPR_ESR
+	mfspr	r0, SPR_ESR		/* why (store, zone, illegal...) */
 	stw	r0, F_ESR(r10)
-	mfspr	r0, SPRG6
+	mfspr	r0, SPRG6		/* the vector number */
 	stw	r0, F_VEC(r10)
 	addi	r1, r10, -16		/* C's frame below ours */
-	li	r0, 0
+	li	r0, 0			/* a zero back chain ... */
 	stw	r0, 0(r1)		/* back chain ends here */
 	mr	r3, r10			/* ppc405_exception(frame) */
 	bl	ppc405_exception	/* returns only to resume */
 	addi	r10, r1, 16		/* our frame again */
 	lwz	r0, F_SRR0(r10)		/* where to resume (C may have moved it) */
-	mtspr	SPR_SRR0, r0
-	lwz	r0, F_SRR1(r10)
+	mtspr	SPR_SRR0, r0		/* back into SRR0 */
+	lwz	r0, F_SRR1(r10)		/* MSR to resume with */
 	mtspr	SPR_SRR1, r0
-	lwz	r0, F_CR(r10)
+	lwz	r0, F_CR(r10)		/* CR, LR, CTR, XER back */
 	mtcrf	0xff, r0
 	lwz	r0, F_LR(r10)
 	mtlr	r0
@@ -298,7 +302,7 @@ exc_common:
 	mtctr	r0
 	lwz	r0, F_XER(r10)
 	mtxer	r0
-	lwz	r0, F_GPR + 0(r10)
+	lwz	r0, F_GPR + 0(r10)	/* the GPRs back, r10 last */
 	lwz	r2, F_GPR + 8(r10)
 	lwz	r3, F_GPR + 12(r10)
 	lwz	r4, F_GPR + 16(r10)
@@ -308,11 +312,11 @@ exc_common:
 	lwz	r8, F_GPR + 32(r10)
 	lwz	r9, F_GPR + 36(r10)
 	lmw	r12, F_GPR + 48(r10)	/* r12..r31 */
-	lwz	r11, F_GPR + 44(r10)
-	lwz	r1, F_GPR + 4(r10)
+	lwz	r11, F_GPR + 44(r10)	/* r11 */
+	lwz	r1, F_GPR + 4(r10)	/* the interrupted stack pointer */
 	lwz	r10, F_GPR + 40(r10)	/* last: it was the base */
 	rfi				/* retry the faulting access */
-	b	.
+	b	.				/* no prefetch past rfi */
 
 /*
  * The MMU state block and the page directory, together so that one SPRG
