@@ -128,8 +128,16 @@ def test_uboot_go_and_exit_return(shim):
     extra = ["--kernel", shim, "--qemu", "-device", "--qemu", f"loader,file={ELF}"]
     run = run_qemu("ref405ep", "go", "0x400000", "probes=boot", "modes=normal", "exit=return",
                    extra=extra, timeout=30)
-    assert "entered by U-Boot go (r3 = argc, r4 = argv)" in run.log
+    assert "entered by U-Boot go (r3 = argc, r4 = argv; bd_t from gd in r2)" in run.log
+    assert "ram: 128 MiB (bd_t memsize)" in run.log
     assert run.status() == "pass" and run.rc == 0, run.log
+    assert "## Application terminated, rc = 0x00000000" in run.log
+    # Without U-Boot's gd in r2 there is no bd_t: RAM from the SDRAM
+    # controller's bank registers instead.
+    run = run_qemu("ref405ep", "go-nogd", "0x400000", "probes=boot", "modes=real", "exit=return",
+                   extra=extra, timeout=30)
+    assert "entered by U-Boot go (r3 = argc, r4 = argv; no bd_t)" in run.log
+    assert "ram: 128 MiB (SDRAM controller bank registers)" in run.log
     assert "## Application terminated, rc = 0x00000000" in run.log
     # A failing run returns 1 to U-Boot, even from the exception path.
     run = run_qemu("ref405ep", "go", "0x400000", "crash=illegal", "exit=return",

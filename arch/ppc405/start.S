@@ -79,5 +79,6 @@ ppc405_return_to_loader:
 
 	.data
 	.align	2
+	.globl	loader_regs		/* entry.c reads U-Boot's r2 (gd) from it */
 loader_regs:
 	.space	20 + 19 * 4

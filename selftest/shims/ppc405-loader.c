@@ -4,7 +4,10 @@
  * device.  The first word of the command line says what to play:
  *
  *   go ADDR ARGS...    U-Boot's go: entry(argc, argv) with argv[0] = "ADDR",
- *                      then print its return code and reset (QEMU exits)
+ *                      r2 = a global data block whose first word points to
+ *                      the bd_t (as U-Boot's gd), then print the return
+ *                      code and reset (QEMU exits)
+ *   go-nogd ADDR ...   the same with r2 = 0
  *   bootm UIMG ARGS... U-Boot's bootm of a legacy "kernel" uImage at UIMG:
  *                      check magic and both CRCs, copy the data to its load
  *                      address, enter with r3 = bd_t, r6/r7 = ARGS
@@ -83,6 +86,7 @@ static uint32_t crc32(const uint8_t *p, uint32_t n)
 }
 
 static char line[1024];
+static uint32_t gd[16];		/* U-Boot's global data: gd->bd first */
 static char *argv[40];
 
 void shim_main(uint32_t bd, uint32_t r4, uint32_t r5, char *cmd, char *cmd_end)
@@ -116,6 +120,10 @@ void shim_main(uint32_t bd, uint32_t r4, uint32_t r5, char *cmd, char *cmd_end)
 		puts_("## Starting application at ");
 		puts_(argv[1]);
 		puts_(" ...\n");
+		/* U-Boot keeps gd in r2 (a fixed register for the compiler). */
+		gd[0] = argv[0][2] == '-' ? 0 : bd;
+		register uint32_t r2 __asm__("r2") = argv[0][2] == '-' ? 0 : (uint32_t)gd;
+		__asm__ volatile("" : : "r"(r2));
 		int rc = entry(argc - 1, argv + 1);
 		puts_("## Application terminated, rc = ");
 		puthex(rc);
