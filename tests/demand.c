@@ -44,22 +44,63 @@ static int make_writable(uintptr_t addr, int write, int protection)
 	return mode->protect(page, PAGE, MMU_READ | MMU_WRITE) == 0;
 }
 
-static int expect(struct probe_ctx *ctx, const char *what, uint32_t counted, unsigned hooks)
+/* One pass over the K pages: each access must fault exactly once, through
+ * `hook`, and `counter` (the arch's count of that kind) must say so too. */
+struct fault_pass {
+	const char *what, *count_metric, *ns_metric;
+	int write;
+	mmu_fault_hook hook;
+	const uint32_t *counter;
+};
+
+static int fault_pass(struct probe_ctx *ctx, uintptr_t buf, const struct fault_pass *f)
 {
-	if (counted == fault_pages && hooks == fault_pages)
-		return 0;
-	snprintf(ctx->fail_reason, sizeof(ctx->fail_reason),
-		 "%s: touched %lu pages, counted %lu faults, hook ran %u times", what,
-		 fault_pages, (unsigned long)counted, hooks);
-	return -1;
+	uint32_t before = *f->counter;
+	uint64_t t0, t1;
+
+	hook_calls = 0;
+	mmu_set_fault_hook(f->hook);
+	t0 = arch_ticks();
+	for (unsigned long i = 0; i < fault_pages; i++) {
+		volatile uint32_t *p = (volatile uint32_t *)(buf + i * PAGE);
+		if (f->write)
+			*p = i;
+		else
+			(void)*p;
+	}
+	t1 = arch_ticks();
+	mmu_set_fault_hook(0);
+
+	uint32_t counted = *f->counter - before;
+	if (counted != fault_pages || hook_calls != fault_pages) {
+		snprintf(ctx->fail_reason, sizeof(ctx->fail_reason),
+			 "%s: touched %lu pages, counted %lu faults, hook ran %u times", f->what,
+			 fault_pages, (unsigned long)counted, hook_calls);
+		return -1;
+	}
+	probe_sample(ctx, f->count_metric, counted, 0, "count");
+	probe_sample(ctx, f->ns_metric, ticks_to_ns100(t1 - t0) / fault_pages, 2, "ns");
+	return 0;
+}
+
+static int fail(struct probe_ctx *ctx, const char *why)
+{
+	snprintf(ctx->fail_reason, sizeof(ctx->fail_reason), "%s", why);
+	return RESULT_FAIL;
 }
 
 static int demand_run(struct probe_ctx *ctx)
 {
+	const struct fault_pass page_faults = {
+		"page faults", "page_faults_counted", "page_fault_ns",
+		0, map_back, &mmu_count.page_faults,
+	};
+	const struct fault_pass prot_faults = {
+		"protection faults", "prot_faults_counted", "prot_fault_ns",
+		1, make_writable, &mmu_count.prot_faults,
+	};
 	unsigned long k = fault_pages;
-	volatile uint32_t *p;
 	uint64_t t0, t1;
-	uint32_t before;
 
 	mode = ctx->mode;
 	if (!mode->translated) {
@@ -69,59 +110,27 @@ static int demand_run(struct probe_ctx *ctx)
 	}
 	probe_mem_reset();
 	uintptr_t buf = probe_mem_alloc(k * PAGE, PAGE, 0, "demand: fault_pages");
-	if (!buf) {
-		snprintf(ctx->fail_reason, sizeof(ctx->fail_reason),
-			 "fault_pages=%lu does not fit in RAM", k);
-		return RESULT_FAIL;
-	}
+	if (!buf)
+		return fail(ctx, "fault_pages does not fit in RAM");
 
-	/* Page faults: every page of the buffer unmapped, then touched. */
-	if (mode->unmap(buf, k * PAGE) < 0) {
-		snprintf(ctx->fail_reason, sizeof(ctx->fail_reason), "unmap failed");
+	/* Page faults: every page of the buffer unmapped, then read. */
+	if (mode->unmap(buf, k * PAGE) < 0)
+		return fail(ctx, "unmap failed");
+	if (fault_pass(ctx, buf, &page_faults) < 0)
 		return RESULT_FAIL;
-	}
-	hook_calls = 0;
-	mmu_set_fault_hook(map_back);
-	before = mmu_count.page_faults;
-	t0 = arch_ticks();
-	for (unsigned long i = 0; i < k; i++) {
-		p = (volatile uint32_t *)(buf + i * PAGE);
-		(void)*p;
-	}
-	t1 = arch_ticks();
-	mmu_set_fault_hook(0);
-	if (expect(ctx, "page faults", mmu_count.page_faults - before, hook_calls) < 0)
-		return RESULT_FAIL;
-	probe_sample(ctx, "page_faults_counted", mmu_count.page_faults - before, 0, "count");
-	probe_sample(ctx, "page_fault_ns", ticks_to_ns100(t1 - t0) / k, 2, "ns");
 
 	/* Protection faults: read-only, then one write per page. */
-	if (mode->protect(buf, k * PAGE, MMU_READ) < 0) {
-		snprintf(ctx->fail_reason, sizeof(ctx->fail_reason), "protect failed");
+	if (mode->protect(buf, k * PAGE, MMU_READ) < 0)
+		return fail(ctx, "protect failed");
+	if (fault_pass(ctx, buf, &prot_faults) < 0)
 		return RESULT_FAIL;
-	}
-	hook_calls = 0;
-	mmu_set_fault_hook(make_writable);
-	before = mmu_count.prot_faults;
-	t0 = arch_ticks();
-	for (unsigned long i = 0; i < k; i++) {
-		p = (volatile uint32_t *)(buf + i * PAGE);
-		*p = i;
-	}
-	t1 = arch_ticks();
-	mmu_set_fault_hook(0);
-	if (expect(ctx, "protection faults", mmu_count.prot_faults - before, hook_calls) < 0)
-		return RESULT_FAIL;
-	probe_sample(ctx, "prot_faults_counted", mmu_count.prot_faults - before, 0, "count");
-	probe_sample(ctx, "prot_fault_ns", ticks_to_ns100(t1 - t0) / k, 2, "ns");
 
-	/* kmap: one window, K physical pages in turn; each must show its own data. */
+	/* kmap: one window, K physical pages in turn; each must show its own
+	 * data (the protection pass wrote i into page i). */
 	t0 = arch_ticks();
 	for (unsigned long i = 0; i < k; i++) {
-		if (mode->map(KMAP_WINDOW, buf + i * PAGE, PAGE, MMU_READ | MMU_WRITE) < 0) {
-			snprintf(ctx->fail_reason, sizeof(ctx->fail_reason), "kmap: map failed");
-			return RESULT_FAIL;
-		}
+		if (mode->map(KMAP_WINDOW, buf + i * PAGE, PAGE, MMU_READ | MMU_WRITE) < 0)
+			return fail(ctx, "kmap: map failed");
 		uint32_t seen = *(volatile uint32_t *)KMAP_WINDOW;
 		mode->unmap(KMAP_WINDOW, PAGE);
 		if (seen != i) {
