@@ -408,45 +408,53 @@ static int mismatch(const char *region, uint32_t va, uint32_t want1, uint32_t wa
 	return -1;
 }
 
+/* One page of the self-check: a word at an offset that moves from page to
+ * page (never the state words at a page's end).  Code and page tables are
+ * compared read-only; everything else gets the pattern both ways. */
+static int check_page(const char *region, uint32_t pg, int read_only)
+{
+	uint32_t a = pg + ((pg >> 10) % 0xf00 & ~3u), got[2];
+
+	if (read_only) {
+		read_word(a, a, got);
+		return got[0] != got[1] ? mismatch(region, a, got[1], got[0], got) : 0;
+	}
+	uint32_t p1 = 0x5a5a0000u ^ (pg * 2654435761u), p2 = ~p1;
+	check_word(a, a, p1, p2, got);
+	return got[0] != p1 || got[1] != p2 ? mismatch(region, a, p1, p2, got) : 0;
+}
+
 /* Pattern through the mapping of every probe region, read back physically,
- * and the other way round: one word per 4K page of the image (code, data,
- * stack, heap), at an offset that moves from page to page; in probe memory
- * one page every CHECK_STRIDE and its last page (checking all ~31000 pages
- * of it costs about a second of QEMU time per enter, too much for 100
- * switches).  Page tables and code are compared read-only. */
+ * and the other way round: every 4K page of the image (code, data, stack,
+ * heap); of probe memory its first and last page and one page in every
+ * CHECK_STRIDE, starting one page further on each enter, so that 64 enters
+ * cover every page (all ~31000 pages on every enter would cost about a
+ * second of QEMU time, too much for 100 switches). */
 #define CHECK_STRIDE	(64u * PAGE)
+static unsigned check_phase;
+
 static int self_check(void)
 {
 	uint32_t tables_lo = (uint32_t)ppc405_pgd - PAGE, tables_hi = (uint32_t)ppc405_pgd + PAGE;
 	uint32_t pool_lo = (uint32_t)empty_table, pool_hi = (uint32_t)(pool + POOL_TABLES);
 	uint32_t data = ((uint32_t)__data_start + PAGE - 1) & ~(PAGE - 1);
 	uint32_t got[2];
-	struct { const char *name; uint32_t lo, hi; } regions[] = {
-		{ "image code", (uint32_t)__image_start, data },
-		{ "image data, stack and heap", data, (uint32_t)__heap_end },
-		{ "probe memory", probe_mem_start, probe_mem_end },
-	};
 
-	for (unsigned r = 0; r < sizeof(regions) / sizeof(regions[0]); r++) {
-		uint32_t first = regions[r].lo & ~(PAGE - 1), last = (regions[r].hi - 1) & ~(PAGE - 1);
-		for (uint32_t pg = first; pg <= last;
-		     pg = r == 2 && pg + CHECK_STRIDE < last ? pg + CHECK_STRIDE :
-			  r == 2 && pg < last ? last : pg + PAGE) {
-			uint32_t off = (pg >> 10) % 0xf00 & ~3u;	/* never the state words */
-			uint32_t a = pg + off;
-			if (r == 0 || (pg >= tables_lo && pg < tables_hi) ||
-			    (pg >= pool_lo && pg < pool_hi)) {
-				read_word(a, a, got);
-				if (got[0] != got[1])
-					return mismatch(regions[r].name, a, got[1], got[0], got);
-				continue;
-			}
-			uint32_t p1 = 0x5a5a0000u ^ (pg * 2654435761u), p2 = ~p1;
-			check_word(a, a, p1, p2, got);
-			if (got[0] != p1 || got[1] != p2)
-				return mismatch(regions[r].name, a, p1, p2, got);
-		}
+	for (uint32_t pg = (uint32_t)__image_start; pg < data; pg += PAGE)
+		if (check_page("image code", pg, 1) < 0)
+			return -1;
+	for (uint32_t pg = data; pg < (uint32_t)__heap_end; pg += PAGE) {
+		int tables = (pg >= tables_lo && pg < tables_hi) || (pg >= pool_lo && pg < pool_hi);
+		if (check_page("image data, stack and heap", pg, tables) < 0)
+			return -1;
 	}
+	uint32_t first = probe_mem_start, last = (probe_mem_end - 1) & ~(PAGE - 1);
+	if (check_page("probe memory", first, 0) < 0 || check_page("probe memory", last, 0) < 0)
+		return -1;
+	check_phase = (check_phase + 1) % (CHECK_STRIDE / PAGE);
+	for (uint32_t pg = first + check_phase * PAGE; pg < last; pg += CHECK_STRIDE)
+		if (check_page("probe memory", pg, 0) < 0)
+			return -1;
 	/* The UART page, through the 16550's scratch register (offset 7). */
 	uint32_t scr = PPC405_UART0 + 7, msr = mfmsr();
 	uint8_t v1, v2;
