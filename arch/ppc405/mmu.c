@@ -106,7 +106,8 @@ static uint32_t *new_table(void)
 	if (pool_used == POOL_TABLES)
 		return 0;
 	uint32_t *t = pool[pool_used++];
-	memset(t, 0, PAGE);
+	for (unsigned i = 0; i < 1024; i++)	/* words: newlib's -Os memset goes byte by byte */
+		t[i] = 0;
 	return t;
 }
 
@@ -277,18 +278,18 @@ static int build_default(unsigned s)
 			a += sz;
 			continue;
 		}
-		/* A table's worth of PTEs: large entries repeated, or 4K. */
+		/* A table's worth of PTEs: large entries repeated over the
+		 * 4K slots they cover (whole large pages only), 4K below the
+		 * end of RAM, nothing past it. */
 		unsigned ps = s < SZ_4M ? s : SZ_4K;
-		uint32_t psz = size_bytes(ps);
+		uint32_t psz = size_bytes(ps), large_end = ram & ~(psz - 1);
 		uint32_t *t = pte_slot(a, 1);
 		if (!t)
 			return pool_dry();
-		for (uint32_t off = 0; off < (4u << 20) && a + off < ram; off += PAGE) {
-			uint32_t page = a + off;
-			if (a + ((off & ~(psz - 1)) + psz) <= ram)
-				t[off / PAGE] = (page & ~(psz - 1)) | rwx | ZONE_OF_SIZE(ps);
-			else
-				t[off / PAGE] = page | rwx | ZONE_OF_SIZE(SZ_4K);
+		for (unsigned i = 0; i < 1024; i++) {
+			uint32_t page = a + i * PAGE;
+			t[i] = page < large_end ? (page & ~(psz - 1)) | rwx | ZONE_OF_SIZE(ps)
+			     : page < ram ? page | rwx | ZONE_OF_SIZE(SZ_4K) : 0;
 		}
 		a = (a + (4u << 20)) & ~((4u << 20) - 1);
 	}
