@@ -51,7 +51,7 @@ CFLAGS	:= -std=gnu11 -Os -g -Wall -Wextra -Wno-unused-parameter -ffreestanding \
 LDFLAGS	:= $(ARCH_LDFLAGS) -nostdlib -z noexecstack --no-warn-rwx-segments -T $(LDSCRIPT) --gc-sections -Map $(OUT)/mmubench.map
 
 SRCS	:= $(wildcard boot/*.c) $(ARCH_SRCS) $(wildcard board/$(BOARD)/*.c) \
-	   $(wildcard board/common/*.c) $(wildcard tests/*.c)
+	   $(addprefix board/common/,$(BOARD_COMMON)) $(wildcard tests/*.c)
 OBJS	:= $(patsubst %,$(OUT)/obj/%.o,$(basename $(SRCS)))
 VERSION	:= $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 

@@ -1,1 +1,2 @@
 ARCH := i386
+BOARD_COMMON := ns16550.c

@@ -13,21 +13,15 @@ extern char __free_ram_start[];
 const char board_name[] = "ref405ep";
 const int board_has_qemu_exit = 1;
 
-#define UART0 ((volatile uint8_t *)0xEF600300)
-
-static uint8_t uart_read(unsigned reg) { return UART0[reg]; }
-static void uart_write(unsigned reg, uint8_t v) { UART0[reg] = v; }
-static const struct ns16550 uart = { uart_read, uart_write };
-
 void board_console_init(const struct boot_info *bi)
 {
 	(void)bi;
-	ns16550_init(&uart, 0);		/* QEMU ignores the baud rate */
+	ns16550_init(&ppc405_uart0, 0);		/* QEMU ignores the baud rate */
 }
 
 void board_putc(char c)
 {
-	ns16550_putc(&uart, c);
+	ns16550_putc(&ppc405_uart0, c);
 }
 
 /* The CPU clock the 405EP's clock controller is programmed for: SysClk
@@ -77,7 +71,7 @@ void board_init(struct boot_info *bi)
 void board_exit(int how, int status)
 {
 	(void)status;			/* the runner reads the status line */
-	ns16550_drain(&uart);
+	ns16550_drain(&ppc405_uart0);
 	if (how == EXIT_QEMU) {
 		/* DBCR0[RST] = 0b11: reset; QEMU -no-reboot exits on it. */
 		mtspr(SPR_DBCR0, 0x30000000);

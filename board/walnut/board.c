@@ -12,21 +12,16 @@ extern char __free_ram_start[];
 const char board_name[] = "walnut";
 const int board_has_qemu_exit = 0;
 
-#define UART0 ((volatile uint8_t *)0xEF600300)
-
-static uint8_t uart_read(unsigned reg) { return UART0[reg]; }
-static void uart_write(unsigned reg, uint8_t v) { UART0[reg] = v; }
-static const struct ns16550 uart = { uart_read, uart_write };
 
 void board_console_init(const struct boot_info *bi)
 {
 	(void)bi;
-	ns16550_init(&uart, 0);		/* keep U-Boot's baud rate */
+	ns16550_init(&ppc405_uart0, 0);		/* keep U-Boot's baud rate */
 }
 
 void board_putc(char c)
 {
-	ns16550_putc(&uart, c);
+	ns16550_putc(&ppc405_uart0, c);
 }
 
 void board_init(struct boot_info *bi)
@@ -59,7 +54,7 @@ void board_init(struct boot_info *bi)
 
 void board_exit(int how, int status)
 {
-	ns16550_drain(&uart);
+	ns16550_drain(&ppc405_uart0);
 	if (how == EXIT_RETURN && arch_can_return())
 		arch_return_to_loader(status);
 	arch_halt();
