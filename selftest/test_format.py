@@ -157,3 +157,13 @@ def test_images_for_every_board(board, arch, load):
     # The uImage carries exactly the raw image U-Boot's go would run.
     size = os.path.getsize(os.path.join(out, "mmubench.bin"))
     assert f"Data Size:    {size} Bytes" in info
+
+
+@pytest.mark.parametrize("board,mode", [("ref405ep", "real"), ("pc", "flat")])
+def test_exit_halt_prints_the_status_then_stops(board, mode):
+    """exit=halt is for real boards: the status line comes out, then the CPU
+    stops for good, so QEMU keeps running until run-qemu's timeout."""
+    run = run_qemu(board, "probes=boot", f"modes={mode}", "exit=halt", timeout=8)
+    assert run.status() == "pass", run.log
+    assert run.rc == 124, f"run-qemu exit {run.rc}: {run.stderr}"
+    assert "timed out after 8 s" in run.stderr
