@@ -93,9 +93,13 @@ static void banner(void)
 		    (unsigned long)__image_start, (unsigned long)__image_end,
 		    (unsigned long)__heap_start, (unsigned long)__heap_end,
 		    (unsigned long)__stack_bottom, (unsigned long)__stack_top);
-	report_diag("run: %d probe(s) x %d mode(s), reps=%d%s, exit=%s", config.nprobes,
-		    config.nmodes, config.reps, config.quick ? ", quick" : "",
-		    config.exit == EXIT_QEMU ? "qemu" : config.exit == EXIT_RETURN ? "return" : "halt");
+	const char *exit_how = config.exit == EXIT_QEMU ? "qemu" :
+			       config.exit == EXIT_RETURN ? "return" : "halt";
+	if (config.crash)
+		report_diag("run: crash=%s only (no probes), exit=%s", config.crash, exit_how);
+	else
+		report_diag("run: %d probe(s) x %d mode(s), reps=%d%s, exit=%s", config.nprobes,
+			    config.nmodes, config.reps, config.quick ? ", quick" : "", exit_how);
 }
 
 int main(int argc, char **argv)
