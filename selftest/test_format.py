@@ -167,3 +167,11 @@ def test_exit_halt_prints_the_status_then_stops(board, mode):
     assert run.status() == "pass", run.log
     assert run.rc == 124, f"run-qemu exit {run.rc}: {run.stderr}"
     assert "timed out after 8 s" in run.stderr
+
+
+def test_quick_makes_the_fault_probe_small():
+    run = run_qemu("ref405ep", "probes=demand", "modes=normal", "quick", timeout=60)
+    assert run.rc == 0, run.log
+    assert run.value("demand.normal.page_faults_counted") == 16
+    run = run_qemu("ref405ep", "probes=demand", "modes=normal", "quick", "fault_pages=20", timeout=60)
+    assert run.value("demand.normal.page_faults_counted") == 20

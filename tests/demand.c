@@ -14,7 +14,10 @@
 #define PAGE 4096u
 #define KMAP_WINDOW 0xD0000000u		/* outside RAM on every board here */
 
-static unsigned long fault_pages = 64;
+#define DEFAULT_PAGES	64
+#define QUICK_PAGES	16
+
+static unsigned long fault_pages;	/* 0: the default for this run */
 static const struct mmu_mode *mode;
 static unsigned hook_calls;
 
@@ -99,6 +102,8 @@ static int demand_run(struct probe_ctx *ctx)
 		"protection faults", "prot_faults_counted", "prot_fault_ns",
 		1, make_writable, &mmu_count.prot_faults,
 	};
+	if (!fault_pages)
+		fault_pages = ctx->quick ? QUICK_PAGES : DEFAULT_PAGES;
 	unsigned long k = fault_pages;
 	uint64_t t0, t1;
 

@@ -18,7 +18,7 @@ int tlbwalk_set_pages(const char *key, const char *value);
 int tlbwalk_set_region(const char *key, const char *value);
 
 const struct boot_arg probe_args[] = {
-	{ "fault_pages", "1..4096 pages the demand probe faults in (default 64)", demand_set_pages },
+	{ "fault_pages", "1..4096 pages the demand probe faults in (default 64, 16 with quick)", demand_set_pages },
 	{ "walk_pages", "pages the tlbwalk probe walks (default 256; must fit its region)", tlbwalk_set_pages },
 	{ "walk_region", "low (inside the low 32 MiB) or high (at or above 64 MiB, default)", tlbwalk_set_region },
 	{ 0 }
