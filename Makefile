@@ -3,7 +3,7 @@
 #   make BOARD=<name>     one board into build/<name>/
 #   make tools            host programs into build/tools/
 #   make run              the probe suite in QEMU on both architectures
-#   make check            the test suite (selftest/), then the benchmarks
+#   make check            the benchmarks (figures), then the test suite (selftest/)
 #   V=1                   show the commands
 
 BOARDS	:= walnut ref405ep pc
@@ -115,8 +115,8 @@ run:
 check:
 	$(Q)tools/install-deps
 	$(Q)$(MAKE) --no-print-directory all tools
-	$(Q)$(PYTHON) -m pytest -q -rs selftest
 	$(Q)tools/bench
+	$(Q)$(PYTHON) -m pytest -q -rs selftest
 
 clean:
 	rm -rf $(BUILD)/walnut $(BUILD)/ref405ep $(BUILD)/pc $(BUILD)/tools
