@@ -159,11 +159,13 @@ void run_probes(void)
 				free(runs[m].metrics[k].samples);
 			memset(&runs[m], 0, sizeof(runs[m]));
 		}
+		/* A mode's result goes out as soon as its last repetition is done. */
 		for (int rep = 0; rep < config.reps; rep++)
-			for (int m = 0; m < config.nmodes; m++)
+			for (int m = 0; m < config.nmodes; m++) {
 				run_one(p, rep, m);
-		for (int m = 0; m < config.nmodes; m++)
-			report_mode(p, m);
+				if (rep == config.reps - 1)
+					report_mode(p, m);
+			}
 	}
 	/* The first result went out during the loop: how long boot took. */
 	report_measurement("boot", config.modes[0]->name, "entry_to_first_result",
