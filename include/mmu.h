@@ -36,6 +36,15 @@ struct mmu_mode {
 extern const struct mmu_mode *const mmu_modes[];	/* arch's modes, 0-terminated */
 extern struct mmu_counters mmu_count;
 
+/* Optional, for architectures whose TLB misses are counted in software
+ * (the 405); tests/tlbwalk.c has weak fallbacks that say "not counted".
+ * mmu_walk_pass: one load per 4K page over `pages` pages from `base`,
+ * registers only; returns the DTLB misses counted during it (0xffffffff:
+ * not counted here) and the pass's ticks.  mmu_dtlb_miss_path_length: the
+ * DTLB miss fast path in instructions, vector to return, or -1. */
+uint32_t mmu_walk_pass(uintptr_t base, uint32_t pages, uint32_t *ticks);
+int mmu_dtlb_miss_path_length(void);
+
 /* Called by the arch's fault handlers (data/instruction storage, #PF) with
  * the faulting address; 0 means nobody expected it: dump and abort. */
 int mmu_call_fault_hook(uintptr_t addr, int write, int protection);

@@ -94,7 +94,6 @@ int ppc405_mmu_fault(struct ppc405_frame *f);
 void ppc405_mmu_init(void);
 void ppc405_mmu_describe_entry(uintptr_t va);
 const char *ppc405_tlbrepl_name(void);
-int mmu_dtlb_miss_path_length(void);
 
 #endif /* __ASSEMBLY__ */
 
