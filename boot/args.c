@@ -57,6 +57,16 @@ int arg_choice(const char *key, const char *value, const char *const choices[], 
 	return -1;
 }
 
+int arg_flag(const char *key, const char *value, int *out)
+{
+	unsigned long v;
+
+	if (arg_uint(key, value, 0, 1, &v) < 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 /* Split a comma list and call `add` for each word; "all" means every one. */
 static int set_list(const char *key, const char *value, int (*add)(const char *),
 		    void (*add_all)(void))

@@ -36,9 +36,10 @@ extern const struct boot_arg probe_args[];
 int parse_args(int argc, char **argv);
 
 /* Helpers for setters: parse an unsigned in [min, max] (decimal, 0x hex,
- * k/m suffixes for sizes), or one of a list of words. */
+ * k/m suffixes for sizes), one of a list of words, or a 0/1 switch. */
 int arg_uint(const char *key, const char *value, unsigned long min, unsigned long max,
 	     unsigned long *out);
 int arg_choice(const char *key, const char *value, const char *const choices[], int *out);
+int arg_flag(const char *key, const char *value, int *out);	/* 0 or 1 */
 
 #endif

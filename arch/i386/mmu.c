@@ -733,25 +733,8 @@ void i386_mmu_crash(int fetch)
 
 /* ---- boot arguments ---- */
 
-static int set_global(const char *key, const char *value)
-{
-	unsigned long v;
-
-	if (arg_uint(key, value, 0, 1, &v) < 0)
-		return -1;
-	opt_global = v;
-	return 0;
-}
-
-static int set_break(const char *key, const char *value)
-{
-	unsigned long v;
-
-	if (arg_uint(key, value, 0, 1, &v) < 0)
-		return -1;
-	opt_break = v;
-	return 0;
-}
+static int set_global(const char *key, const char *value) { return arg_flag(key, value, &opt_global); }
+static int set_break(const char *key, const char *value) { return arg_flag(key, value, &opt_break); }
 
 static int set_ptdump(const char *key, const char *value)
 {

@@ -672,16 +672,8 @@ static int set_tlbrepl(const char *key, const char *value)
 	return arg_choice(key, value, how, &opt_random);
 }
 
-static int set_flag(const char *key, const char *value, int *out)
-{
-	unsigned long v;
-	if (arg_uint(key, value, 0, 1, &v) < 0)
-		return -1;
-	*out = v;
-	return 0;
-}
-static int set_tlbdump(const char *key, const char *value) { return set_flag(key, value, &opt_tlbdump); }
-static int set_break(const char *key, const char *value) { return set_flag(key, value, &opt_break); }
+static int set_tlbdump(const char *key, const char *value) { return arg_flag(key, value, &opt_tlbdump); }
+static int set_break(const char *key, const char *value) { return arg_flag(key, value, &opt_break); }
 
 const struct boot_arg arch_args[] = {
 	{ "pins", "0..8 16M TLB entries pinned in mode pinned (default 2)", set_pins },
