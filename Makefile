@@ -18,7 +18,7 @@ else
 Q := @
 endif
 
-.PHONY: all tools run check clean $(BOARDS)
+.PHONY: all tools run check clean probe-check $(BOARDS)
 
 ifeq ($(BOARD),)
 
@@ -43,11 +43,12 @@ OUT	:= $(BUILD)/$(BOARD)
 NEWLIB	:= $(BUILD)/newlib/$(NEWLIB_ARCH)
 LIBGCC	:= $(shell $(CC) $(ARCH_CFLAGS) -print-libgcc-file-name)
 
-CFLAGS	:= -std=gnu11 -Os -g -Wall -Wextra -Wno-unused-parameter -ffreestanding \
+CFLAGS	:= -std=gnu11 -Os -g -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes -ffreestanding \
 	   -fno-common -ffunction-sections -fdata-sections -fno-builtin-printf \
 	   $(ARCH_CFLAGS) -nostdinc -isystem $(NEWLIB)/$(NEWLIB_TRIPLET)/include \
-	   -isystem $(shell $(CC) $(ARCH_CFLAGS) -print-file-name=include) \
-	   -Iinclude -Iarch/$(ARCH) -Iboard/common -I$(OUT)
+	   -isystem $(shell $(CC) $(ARCH_CFLAGS) -print-file-name=include) -Iinclude
+# Probes see include/ alone; everything else also its arch's and boards' headers.
+IMAGE_INC := -Iarch/$(ARCH) -Iboard/common -I$(OUT)
 LDFLAGS	:= $(ARCH_LDFLAGS) -nostdlib -z noexecstack --no-warn-rwx-segments -T $(LDSCRIPT) --gc-sections -Map $(OUT)/mmubench.map
 
 SRCS	:= $(wildcard boot/*.c) $(ARCH_SRCS) $(wildcard board/$(BOARD)/*.c) \
@@ -66,18 +67,33 @@ $(OUT)/version.h: FORCE
 	$(Q)echo '#define MMUBENCH_VERSION "$(VERSION)"' > $@.tmp
 	$(Q)cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
+# A probe names only headers of include/ (or the C library's): -Iinclude
+# alone would still let "../arch/x.h" through, so the names are checked too.
+PROBE_INCLUDES = bad=$$(sed -n 's/^[[:space:]]*\#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' $(1) | \
+		 while read h; do [ -f "include/$$h" ] && [ "$${h\#\#*/}" = "$$h" ] || echo "$$h"; done); \
+	[ -z "$$bad" ] || { echo "$(1): includes $$bad: a probe sees only include/" >&2; exit 1; }
+
 # Size matters for the image (64 KiB target), speed only in the probes.
-$(OUT)/obj/tests/%.o: CFLAGS += -O2
+$(OUT)/obj/tests/%.o: tests/%.c $(NEWLIB)/.done
+	@mkdir -p $(dir $@)
+	@[ -n "$(Q)" ] && echo "  CC      $<" || true
+	$(Q)$(call PROBE_INCLUDES,$<)
+	$(Q)$(CC) $(CFLAGS) -O2 -MMD -MP -c $< -o $@
+
+# make BOARD=<name> probe-check PROBE=file.c: compile one probe as tests/ is.
+probe-check: $(NEWLIB)/.done
+	$(Q)$(call PROBE_INCLUDES,$(PROBE))
+	$(Q)$(CC) $(CFLAGS) -O2 -c $(PROBE) -o /dev/null
 
 $(OUT)/obj/%.o: %.c $(NEWLIB)/.done $(OUT)/version.h
 	@mkdir -p $(dir $@)
 	@[ -n "$(Q)" ] && echo "  CC      $<" || true
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(IMAGE_INC) -MMD -MP -c $< -o $@
 
 $(OUT)/obj/%.o: %.S $(NEWLIB)/.done
 	@mkdir -p $(dir $@)
 	@[ -n "$(Q)" ] && echo "  AS      $<" || true
-	$(Q)$(CC) $(CFLAGS) -D__ASSEMBLY__ -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(IMAGE_INC) -D__ASSEMBLY__ -MMD -MP -c $< -o $@
 
 $(OUT)/mmubench.elf: $(OBJS) $(LDSCRIPT)
 	@[ -n "$(Q)" ] && echo "  LD      $@" || true
@@ -105,7 +121,7 @@ tools: $(BUILD)/tools/logcheck
 
 $(BUILD)/tools/logcheck: tools/logcheck.c boot/crc32.c
 	@mkdir -p $(dir $@)
-	$(Q)cc -std=gnu11 -O2 -Wall -Wextra -o $@ tools/logcheck.c boot/crc32.c
+	$(Q)cc -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -Iinclude -o $@ tools/logcheck.c boot/crc32.c
 
 run: 
 	$(Q)tools/install-deps

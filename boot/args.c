@@ -236,12 +236,26 @@ static const struct boot_arg boot_args[] = {
 	{ 0 }
 };
 
-static const struct boot_arg *const arg_tables[] = { boot_args, arch_args, probe_args, 0 };
+static const struct boot_arg *const arg_tables[] = { boot_args, mmu_args, arch_args };
+#define NTABLES (int)(sizeof(arg_tables) / sizeof(arg_tables[0]))
+
+/* Table t: boot's, the MMU core's, the arch's, then each probe's; 0 past the end. */
+static const struct boot_arg *arg_table(int t)
+{
+	static const struct boot_arg none[] = { { 0 } };
+
+	if (t < NTABLES)
+		return arg_tables[t];
+	t -= NTABLES;
+	if (t >= probe_count)
+		return 0;
+	return probe_table[t]->args ? probe_table[t]->args : none;
+}
 
 static const struct boot_arg *find_arg(const char *key, size_t len)
 {
-	for (int t = 0; arg_tables[t]; t++)
-		for (const struct boot_arg *a = arg_tables[t]; a->key; a++)
+	for (int t = 0; arg_table(t); t++)
+		for (const struct boot_arg *a = arg_table(t); a->key; a++)
 			if (strlen(a->key) == len && !strncmp(a->key, key, len))
 				return a;
 	return 0;
@@ -263,8 +277,8 @@ int parse_args(int argc, char **argv)
 
 		if (!a || len >= sizeof(key)) {
 			console_printf("mmubench: error: unknown boot argument '%s'; valid keys:\n", word);
-			for (int t = 0; arg_tables[t]; t++)
-				for (a = arg_tables[t]; a->key; a++)
+			for (int t = 0; arg_table(t); t++)
+				for (a = arg_table(t); a->key; a++)
 					console_printf("  %-12s %s\n", a->key, a->choices);
 			return -1;
 		}

@@ -3,6 +3,7 @@
  * agree by construction.  Bitwise: the lines are short and a 1 KiB table
  * would cost more image than it saves time. */
 #include <stdint.h>
+#include "crc32.h"
 
 uint32_t crc32(uint32_t crc, const void *buf, unsigned long len)
 {

@@ -7,15 +7,12 @@
 #include "board.h"
 #include "config.h"
 #include "report.h"
+#include "run.h"
 #include "version.h"
 
 struct boot_info boot_info;
 
 int main(int argc, char **argv);
-void run_probes(void);
-int run_planned(void);
-void run_planned_name(int index, char *buf, int size);
-void boot_paint_stack(void);
 
 /* Split a command line in place into argv; argv[0] is our own name, or the
  * line's first word where the loader put the image's path there. */
@@ -43,7 +40,6 @@ static int split_cmdline(char *line, char **argv, int has_argv0)
 }
 
 /* Called by the arch's entry code on our own stack, BSS cleared. */
-void boot_main(void) __attribute__((noreturn));
 void boot_main(void)
 {
 	static char line[512];
@@ -56,6 +52,7 @@ void boot_main(void)
 	console_printf("\n");		/* the firmware may have left a line open */
 	arch_init(bi);
 	board_init(bi);
+	mmu_init();
 	if (bi->cmdline) {
 		if (strlen(bi->cmdline) >= sizeof(line)) {
 			console_printf("mmubench: error: command line longer than %d bytes\n",

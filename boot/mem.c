@@ -1,28 +1,45 @@
-/* A bump allocator over the RAM past the image, reset between probes.
- * Probe buffers are large and live for one probe: nothing finer is needed. */
+/* Free RAM: a bump allocator for probe buffers, reset between probes, and
+ * the page-table pool taken off the top once.  Probe buffers are large and
+ * live for one probe: nothing finer is needed. */
 #include <stdio.h>
 #include "mem.h"
+#include "probe.h"
 #include "report.h"
 
-uintptr_t probe_mem_start, probe_mem_end;
-static uintptr_t next;
+static uintptr_t ram_end, probe_start, probe_end, next;
+
+void mem_set_free_ram(uintptr_t start, uintptr_t end)
+{
+	probe_start = next = start;
+	ram_end = probe_end = end;
+}
+
+uintptr_t mem_reserve_top(size_t bytes)
+{
+	if (probe_end < bytes || probe_end - bytes < probe_start + (1u << 20))
+		return 0;
+	probe_end -= bytes;
+	return probe_end;
+}
+
+uintptr_t mem_ram_end(void) { return ram_end; }
+uintptr_t mem_probe_start(void) { return probe_start; }
+uintptr_t mem_probe_end(void) { return probe_end; }
 
 void probe_mem_reset(void)
 {
-	next = probe_mem_start;
+	next = probe_start;
 }
 
 uintptr_t probe_mem_alloc(size_t len, size_t align, uintptr_t min_addr, const char *what)
 {
 	uintptr_t at = next > min_addr ? next : min_addr;
 
-	if (!next)
-		at = probe_mem_start > min_addr ? probe_mem_start : min_addr;
 	at = (at + align - 1) & ~(uintptr_t)(align - 1);
-	if (at < probe_mem_start || at + len > probe_mem_end || at + len < at) {
+	if (at < probe_start || at + len > probe_end || at + len < at) {
 		report_diag("error: %s: %lu KiB at or above %#lx does not fit in free RAM "
 			    "%#lx-%#lx", what, (unsigned long)(len >> 10), (unsigned long)min_addr,
-			    (unsigned long)probe_mem_start, (unsigned long)probe_mem_end);
+			    (unsigned long)probe_start, (unsigned long)probe_end);
 		return 0;
 	}
 	next = at + len;

@@ -1,13 +1,16 @@
 /* The run loop: every probe, every repetition, every mode, interleaved per
  * repetition (A B C A B C ...) so that drift favours no mode.  Samples are
  * kept per mode and reported as medians once all repetitions are done. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "arch.h"
 #include "board.h"
 #include "config.h"
+#include "mem.h"
 #include "report.h"
+#include "run.h"
 
 #define MAX_METRICS 48
 
@@ -27,22 +30,44 @@ struct mode_run {
 
 static struct mode_run runs[MAX_RUN_MODES];
 static struct mode_run *current;
-static mmu_fault_hook fault_hook;
 
-void mmu_set_fault_hook(mmu_fault_hook hook)
-{
-	fault_hook = hook;
-}
+/* ---- what probes get (include/probe.h) ---- */
 
-/* Called by the arch's fault handlers; 0 means unexpected. */
-int mmu_call_fault_hook(uintptr_t addr, int write, int protection)
-{
-	return fault_hook ? fault_hook(addr, write, protection) : 0;
-}
+uint64_t probe_ticks(void) { return arch_ticks(); }
+uint32_t probe_tick_hz(void) { return boot_info.tick_hz; }
+uint64_t probe_ram_bytes(void) { return boot_info.ram_bytes; }
+const char *probe_arch_name(void) { return arch_name; }
 
 int64_t ticks_to_ns100(uint64_t ticks)
 {
 	return boot_info.tick_hz ? (int64_t)(ticks * 100000000000ull / boot_info.tick_hz) : -1;
+}
+
+void probe_get_bounds(struct probe_bounds *b)
+{
+	b->heap_start = (uintptr_t)__heap_start, b->heap_end = (uintptr_t)__heap_end;
+	b->stack_bottom = (uintptr_t)__stack_bottom, b->stack_top = (uintptr_t)__stack_top;
+	b->stack_high_water = boot_stack_high_water();
+}
+
+int probe_fail(struct probe_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->fail_reason, sizeof(ctx->fail_reason), fmt, ap);
+	va_end(ap);
+	return RESULT_FAIL;
+}
+
+int probe_skip(struct probe_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->skip_reason, sizeof(ctx->skip_reason), fmt, ap);
+	va_end(ap);
+	return RESULT_SKIP;
 }
 
 void probe_sample(struct probe_ctx *ctx, const char *metric, int64_t value,
@@ -57,7 +82,7 @@ void probe_sample(struct probe_ctx *ctx, const char *metric, int64_t value,
 	if (!m) {
 		if (r->nmetrics == MAX_METRICS) {
 			report_diag("warning: %s: more than %d metrics, '%s' dropped",
-				    ctx->mode->name, MAX_METRICS, metric);
+				    ctx->mode_name, MAX_METRICS, metric);
 			return;
 		}
 		m = &r->metrics[r->nmetrics++];
@@ -101,24 +126,29 @@ static void sample_counters(struct probe_ctx *ctx, const struct mmu_counters *a,
 
 static void run_one(const struct probe *p, int rep, int m)
 {
+	static uint32_t figures_done;		/* a bit per mode */
 	const struct mmu_mode *mode = config.modes[m];
-	struct probe_ctx ctx = { .mode = mode, .rep = rep, .quick = config.quick };
+	struct probe_ctx ctx = { .mode = mode, .mode_name = mode->name, .rep = rep,
+				 .reps = config.reps, .quick = config.quick,
+				 .icount_shift = config.icount_shift };
 	struct mmu_counters before;
 	int result;
 
 	current = &runs[m];
 	report_set_current(p->name, mode->name);
-	if (mode->enter() < 0) {
-		result = RESULT_FAIL;
-		snprintf(ctx.fail_reason, sizeof(ctx.fail_reason), "could not enter mode %s",
-			 mode->name);
+	if (mmu_enter(mode) < 0) {
+		result = probe_fail(&ctx, "could not enter mode %s", mode->name);
 	} else {
+		if (!(figures_done & (1u << m))) {
+			figures_done |= 1u << m;
+			mmu_report_figures(mode);	/* once per mode */
+		}
 		before = mmu_count;
 		result = p->run(&ctx);
-		if (mode->translated && result != RESULT_SKIP)
+		if (mode->ops && result != RESULT_SKIP)
 			sample_counters(&ctx, &before, &mmu_count);
 		mmu_set_fault_hook(0);
-		mode->leave();
+		mmu_leave();
 	}
 	/* FAIL beats SKIP beats PASS; the first reason is kept. */
 	if (result == RESULT_FAIL && current->result != RESULT_FAIL) {
@@ -151,6 +181,7 @@ static void report_mode(const struct probe *p, int m)
 
 void run_probes(void)
 {
+	arch_report_measurements();
 	for (int i = 0; i < config.nprobes; i++) {
 		const struct probe *p = config.probes[i];
 

@@ -6,6 +6,10 @@
 #include "board.h"
 #include "config.h"
 
+/* These are newlib's system calls: it declares them only for its own
+ * build (_COMPILING_NEWLIB), so there is no header to include. */
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+
 int _write(int fd, const char *buf, int len)
 {
 	if (fd != 1 && fd != 2) {

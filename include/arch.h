@@ -16,8 +16,13 @@ void arch_init(struct boot_info *bi);
 uint64_t arch_ticks(void);
 void arch_calibrate_ticks(struct boot_info *bi, int icount_shift);
 
-/* Banner lines about the CPU (through report_diag). */
+/* Banner lines about the CPU (through report_diag), and run-wide
+ * measurements at the start of the measurement block (i386: cpuid.flat.*). */
 void arch_describe_cpu(void);
+void arch_report_measurements(void);
+
+/* boot/: where the arch's entry code goes, on our stack, BSS cleared. */
+void boot_main(void) __attribute__((noreturn));
 
 /* NULL when this architecture can raise `kind`, else why not. */
 const char *arch_crash_unsupported(const char *kind);

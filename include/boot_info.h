@@ -28,6 +28,7 @@ struct boot_info {
 
 	void *bd;			/* ppc: U-Boot bd_t, else 0 */
 	void *multiboot;		/* i386: multiboot info, else 0 */
+	uintptr_t loader_stack;		/* the loader's stack pointer at entry */
 
 	uint64_t ram_bytes;		/* filled by board_init */
 	const char *ram_source;

@@ -1,19 +1,21 @@
-/* Physical RAM for probe buffers: what lies past the image, up to the end
- * of the RAM the board found.  Every MMU mode maps it 1:1 by default, so a
- * buffer's address is the same virtual and physical. */
+/* The one owner of RAM for probes and page tables (boot/mem.c).  The board
+ * says where free RAM is; the MMU core takes its page-table pool off the
+ * top; probes get the rest (include/probe.h: probe_mem_alloc).  Every MMU
+ * mode maps [0, mem_ram_end()) 1:1 by default. */
 #ifndef MEM_H
 #define MEM_H
 #include <stddef.h>
 #include <stdint.h>
 
-/* `len` bytes aligned to `align`, at or above `min_addr`.  Returns 0 after
- * printing what was asked and what exists when RAM is too small. */
-uintptr_t probe_mem_alloc(size_t len, size_t align, uintptr_t min_addr, const char *what);
+/* board_init: free RAM is [start, end), past the image, below the loader's. */
+void mem_set_free_ram(uintptr_t start, uintptr_t end);
 
-/* Give back everything (between probes). */
-void probe_mem_reset(void);
+/* The MMU core: `bytes` (4K multiple) off the top for page tables; the base,
+ * or 0 when it does not fit above the image with 1 MiB to spare. */
+uintptr_t mem_reserve_top(size_t bytes);
 
-/* The free range, for arch code that maps RAM (set by board_init). */
-extern uintptr_t probe_mem_start, probe_mem_end;
+uintptr_t mem_ram_end(void);		/* end of the free RAM the board gave */
+uintptr_t mem_probe_start(void);	/* probe memory: [start, end) */
+uintptr_t mem_probe_end(void);
 
 #endif

@@ -1,11 +1,15 @@
-/* The MMU-mode interface: what each arch/ implements and the only view of
- * the MMU that probes in tests/ get. */
+/* The MMU interface: what probes in tests/ and the run loop use.  It acts
+ * on the mode entered last (boot/mmu.c keeps it; each arch/ implements
+ * struct mmu_ops, include/mmu_arch.h).  As littlekernel's arch_mmu_*:
+ * map, unmap, protect, query, flush; plus address spaces and a description
+ * of the TLB, so that a probe decides from what the hardware does, never
+ * from a mode's name. */
 #ifndef MMU_H
 #define MMU_H
 #include <stdint.h>
 #include <stddef.h>
 
-/* Attributes for map/protect. */
+/* Attributes for map/protect and from query. */
 #define MMU_READ	0x01
 #define MMU_WRITE	0x02
 #define MMU_EXEC	0x04
@@ -13,44 +17,66 @@
 #define MMU_GUARDED	0x10
 #define MMU_GLOBAL	0x20	/* i386 PGE; the 405 ignores it */
 
+struct mmu_mode;		/* a way of translating: "real", "pae2m", ... */
+struct mmu_space;		/* an address space of the current mode */
+
+const char *mmu_mode_name(const struct mmu_mode *m);
+int mmu_translated(const struct mmu_mode *m);	/* 0 for real/flat */
+
+/* Enter: the default mapping (all RAM 1:1), a full flush, translation on,
+ * then the self-check.  0, or -1 after printing why.  leave: translation off. */
+int mmu_enter(const struct mmu_mode *m);
+void mmu_leave(void);
+
+/* Whole 4K pages; 0 or -1.  They change the current space. */
+int mmu_map(uintptr_t va, uintptr_t pa, size_t len, unsigned attr);
+int mmu_unmap(uintptr_t va, size_t len);
+int mmu_protect(uintptr_t va, size_t len, unsigned attr);
+/* What va maps to: 0 with *pa and *attr (MMU_*), -1 where unmapped. */
+int mmu_query(uintptr_t va, uintptr_t *pa, unsigned *attr);
+void mmu_flush_all(void);
+void mmu_flush_page(uintptr_t va);
+
+/* Address spaces: the kernel part (everything but the window below) is
+ * shared; a space's own pages lie in [MMU_SPACE_BASE, +MMU_SPACE_SIZE).
+ * create() gives a space with an empty window; switch(0) goes back to the
+ * kernel space.  MMU_SPACE_FLUSH: no tag, every switch flushes the TLB
+ * (where the TLB has tags: the 405's PID). */
+#define MMU_SPACE_BASE	0xC0000000u
+#define MMU_SPACE_SIZE	(4u << 20)
+#define MMU_SPACE_FLUSH	0x1
+struct mmu_space *mmu_space_create(unsigned flags);	/* 0 after printing why */
+int mmu_space_switch(struct mmu_space *s);
+void mmu_space_destroy(struct mmu_space *s);
+
+/* The TLB as the current mode uses it. */
+enum mmu_refill { MMU_REFILL_NONE, MMU_REFILL_SOFTWARE, MMU_REFILL_HARDWARE };
+struct mmu_tlb_info {
+	enum mmu_refill refill;		/* SOFTWARE: every miss counted by our handler */
+	unsigned entries;		/* data TLB entries, 0 unknown */
+	unsigned pinned;		/* of them held by pinned entries ... */
+	uintptr_t pinned_end;		/* ... mapping [0, pinned_end) */
+	uint32_t page_sizes;		/* bit n: 2^n-byte pages in the default mapping */
+	int miss_path;			/* miss fast path, vector to return, instructions; -1 */
+	int tagged;			/* spaces switch without a flush */
+	/* SOFTWARE only: one load per 4K page over `pages` pages from
+	 * `base`, registers only; the misses counted during it, *ticks its
+	 * time; loop_instructions per page besides the misses. */
+	uint32_t (*walk)(uintptr_t base, uint32_t pages, uint32_t *ticks);
+	unsigned walk_loop_instructions;
+};
+const struct mmu_tlb_info *mmu_tlb(void);
+
+/* Counted by the arch (405: the miss handlers), read by the run loop. */
 struct mmu_counters {
-	uint32_t itlb_misses, dtlb_misses;	/* 405: counted by the miss handlers */
+	uint32_t itlb_misses, dtlb_misses;
 	uint32_t page_faults, prot_faults;
 	uint32_t tlb_writes, flushes;
 };
-
-struct mmu_mode {
-	const char *name;
-	const char *what;			/* one line for banners and errors */
-	int translated;				/* 0 for real/flat */
-	int (*enter)(void);			/* 0, or -1 after printing why */
-	void (*leave)(void);
-	int (*map)(uintptr_t va, uintptr_t pa, size_t len, unsigned attr);
-	int (*unmap)(uintptr_t va, size_t len);
-	int (*protect)(uintptr_t va, size_t len, unsigned attr);
-	void (*flush_all)(void);
-	void (*flush_page)(uintptr_t va);
-	uint32_t page_sizes;			/* bit n set: 2^n-byte pages used */
-};
-
-extern const struct mmu_mode *const mmu_modes[];	/* arch's modes, 0-terminated */
 extern struct mmu_counters mmu_count;
 
-/* Optional, for architectures whose TLB misses are counted in software
- * (the 405); tests/tlbwalk.c has weak fallbacks that say "not counted".
- * mmu_walk_pass: one load per 4K page over `pages` pages from `base`,
- * registers only; returns the DTLB misses counted during it (0xffffffff:
- * not counted here) and the pass's ticks.  mmu_dtlb_miss_path_length: the
- * DTLB miss fast path in instructions, vector to return, or -1. */
-uint32_t mmu_walk_pass(uintptr_t base, uint32_t pages, uint32_t *ticks);
-int mmu_dtlb_miss_path_length(void);
-
-/* Called by the arch's fault handlers (data/instruction storage, #PF) with
- * the faulting address; 0 means nobody expected it: dump and abort. */
-int mmu_call_fault_hook(uintptr_t addr, int write, int protection);
-
-/* A probe's fault hook: return 1 when it handled the fault (mapped or
- * unprotected the page), 0 to let it be an unexpected exception. */
+/* A probe's fault hook: 1 when it handled the fault (mapped or unprotected
+ * the page), 0 to let it be an unexpected exception. */
 typedef int (*mmu_fault_hook)(uintptr_t addr, int write, int protection);
 void mmu_set_fault_hook(mmu_fault_hook hook);
 

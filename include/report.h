@@ -4,6 +4,8 @@
 #ifndef REPORT_H
 #define REPORT_H
 #include <stdint.h>
+#include "crc32.h"
+#include "probe.h"	/* RESULT_PASS, RESULT_FAIL, RESULT_SKIP */
 
 /* Plain console text before the KTAP header (errors in boot arguments). */
 void console_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -38,8 +40,5 @@ int report_abort(const char *why);
 /* Ticks when the first result line went out (0 until then). */
 extern uint64_t report_first_result_ticks;
 
-enum { RESULT_PASS, RESULT_FAIL, RESULT_SKIP };
-
-uint32_t crc32(uint32_t crc, const void *buf, unsigned long len);
 
 #endif

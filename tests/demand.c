@@ -5,10 +5,6 @@
  *    hook makes each writable again: exactly K;
  *  - kmap: one virtual window remapped to K physical pages in turn, as
  *    highmem's kmap/kunmap does (map, touch, unmap with a one-page flush). */
-#include <stdio.h>
-#include "arch.h"
-#include "config.h"
-#include "mem.h"
 #include "probe.h"
 
 #define PAGE 4096u
@@ -18,10 +14,9 @@
 #define QUICK_PAGES	16
 
 static unsigned long fault_pages;	/* 0: the default for this run */
-static const struct mmu_mode *mode;
 static unsigned hook_calls;
 
-int demand_set_pages(const char *key, const char *value)
+static int set_fault_pages(const char *key, const char *value)
 {
 	return arg_uint(key, value, 1, 4096, &fault_pages);
 }
@@ -34,7 +29,7 @@ static int map_back(uintptr_t addr, int write, int protection)
 	if (protection)
 		return 0;
 	hook_calls++;
-	return mode->map(page, page, PAGE, MMU_READ | MMU_WRITE) == 0;
+	return mmu_map(page, page, PAGE, MMU_READ | MMU_WRITE) == 0;
 }
 
 static int make_writable(uintptr_t addr, int write, int protection)
@@ -44,7 +39,7 @@ static int make_writable(uintptr_t addr, int write, int protection)
 	if (!protection || !write)
 		return 0;
 	hook_calls++;
-	return mode->protect(page, PAGE, MMU_READ | MMU_WRITE) == 0;
+	return mmu_protect(page, PAGE, MMU_READ | MMU_WRITE) == 0;
 }
 
 /* One pass over the K pages: each access must fault exactly once, through
@@ -63,7 +58,7 @@ static int fault_pass(struct probe_ctx *ctx, uintptr_t buf, const struct fault_p
 
 	hook_calls = 0;
 	mmu_set_fault_hook(f->hook);
-	t0 = arch_ticks();
+	t0 = probe_ticks();
 	for (unsigned long i = 0; i < fault_pages; i++) {
 		volatile uint32_t *p = (volatile uint32_t *)(buf + i * PAGE);
 		if (f->write)
@@ -71,25 +66,18 @@ static int fault_pass(struct probe_ctx *ctx, uintptr_t buf, const struct fault_p
 		else
 			(void)*p;
 	}
-	t1 = arch_ticks();
+	t1 = probe_ticks();
 	mmu_set_fault_hook(0);
 
 	uint32_t counted = *f->counter - before;
 	if (counted != fault_pages || hook_calls != fault_pages) {
-		snprintf(ctx->fail_reason, sizeof(ctx->fail_reason),
-			 "%s: touched %lu pages, counted %lu faults, hook ran %u times", f->what,
-			 fault_pages, (unsigned long)counted, hook_calls);
+		probe_fail(ctx, "%s: touched %lu pages, counted %lu faults, hook ran %u times",
+			   f->what, fault_pages, (unsigned long)counted, hook_calls);
 		return -1;
 	}
 	probe_sample(ctx, f->count_metric, counted, 0, "count");
 	probe_sample(ctx, f->ns_metric, ticks_to_ns100(t1 - t0) / fault_pages, 2, "ns");
 	return 0;
-}
-
-static int fail(struct probe_ctx *ctx, const char *why)
-{
-	snprintf(ctx->fail_reason, sizeof(ctx->fail_reason), "%s", why);
-	return RESULT_FAIL;
 }
 
 static int demand_run(struct probe_ctx *ctx)
@@ -107,45 +95,39 @@ static int demand_run(struct probe_ctx *ctx)
 	unsigned long k = fault_pages;
 	uint64_t t0, t1;
 
-	mode = ctx->mode;
-	if (!mode->translated) {
-		snprintf(ctx->skip_reason, sizeof(ctx->skip_reason),
-			 "mode %s has no translation, so no faults", mode->name);
-		return RESULT_SKIP;
-	}
+	if (!mmu_translated(ctx->mode))
+		return probe_skip(ctx, "mode %s has no translation, so no faults", ctx->mode_name);
 	probe_mem_reset();
 	uintptr_t buf = probe_mem_alloc(k * PAGE, PAGE, 0, "demand: fault_pages");
 	if (!buf)
-		return fail(ctx, "fault_pages does not fit in RAM");
+		return probe_fail(ctx, "fault_pages does not fit in RAM");
 
 	/* Page faults: every page of the buffer unmapped, then read. */
-	if (mode->unmap(buf, k * PAGE) < 0)
-		return fail(ctx, "unmap failed");
+	if (mmu_unmap(buf, k * PAGE) < 0)
+		return probe_fail(ctx, "unmap failed");
 	if (fault_pass(ctx, buf, &page_faults) < 0)
 		return RESULT_FAIL;
 
 	/* Protection faults: read-only, then one write per page. */
-	if (mode->protect(buf, k * PAGE, MMU_READ) < 0)
-		return fail(ctx, "protect failed");
+	if (mmu_protect(buf, k * PAGE, MMU_READ) < 0)
+		return probe_fail(ctx, "protect failed");
 	if (fault_pass(ctx, buf, &prot_faults) < 0)
 		return RESULT_FAIL;
 
 	/* kmap: one window, K physical pages in turn; each must show its own
 	 * data (the protection pass wrote i into page i). */
-	t0 = arch_ticks();
+	t0 = probe_ticks();
 	for (unsigned long i = 0; i < k; i++) {
-		if (mode->map(KMAP_WINDOW, buf + i * PAGE, PAGE, MMU_READ | MMU_WRITE) < 0)
-			return fail(ctx, "kmap: map failed");
+		if (mmu_map(KMAP_WINDOW, buf + i * PAGE, PAGE, MMU_READ | MMU_WRITE) < 0)
+			return probe_fail(ctx, "kmap: map failed");
 		uint32_t seen = *(volatile uint32_t *)KMAP_WINDOW;
-		mode->unmap(KMAP_WINDOW, PAGE);
+		mmu_unmap(KMAP_WINDOW, PAGE);
 		if (seen != i) {
-			snprintf(ctx->fail_reason, sizeof(ctx->fail_reason),
-				 "kmap: window on page %lu read %#lx, not %#lx", i,
-				 (unsigned long)seen, i);
-			return RESULT_FAIL;
+			return probe_fail(ctx, "kmap: window on page %lu read %#lx, not %#lx", i,
+					  (unsigned long)seen, i);
 		}
 	}
-	t1 = arch_ticks();
+	t1 = probe_ticks();
 	probe_sample(ctx, "kmap_ns", ticks_to_ns100(t1 - t0) / k, 2, "ns");
 	return RESULT_PASS;
 }
@@ -154,4 +136,8 @@ const struct probe probe_demand = {
 	.name = "demand",
 	.what = "page faults, protection faults and kmap-style map/unmap, counted",
 	.run = demand_run,
+	.args = (const struct boot_arg[]){
+		{ "fault_pages", "1..4096 pages the demand probe faults in (default 64, 16 with quick)",
+		  set_fault_pages },
+		{ 0 } },
 };

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint32_t crc32(uint32_t crc, const void *buf, unsigned long len);
+#include "crc32.h"
 
 static int damaged;
 static unsigned long lineno;

@@ -232,9 +232,9 @@ void arch_describe_cpu(void)
 		report_diag("cpu: %d CPUID 2 descriptor(s) not in our table", unknown);
 }
 
-/* The CPUID figures as measurements, once, inside the measurement block:
- * 0 (not reported) is left out rather than printed as a size. */
-void i386_report_cpuid(void)
+/* The CPUID figures as measurements, once, at the start of the measurement
+ * block: 0 (not reported) is left out rather than printed as a size. */
+void arch_report_measurements(void)
 {
 	static const struct { const char *name; size_t off; const char *unit; } m[] = {
 		{ "l1d_bytes", offsetof(typeof(info), l1d), "bytes" },
@@ -252,6 +252,12 @@ void i386_report_cpuid(void)
 		if (v)
 			report_measurement("cpuid", "flat", m[i].name, v, 0, m[i].unit);
 	}
+}
+
+/* The first-level data TLB's 4K entries as CPUID describes them, or 0. */
+unsigned i386_dtlb_entries(void)
+{
+	return info.dtlb;
 }
 
 void arch_halt(void)

@@ -4,7 +4,6 @@
 #include "boot_info.h"
 #include "i386.h"
 
-void boot_main(void) __attribute__((noreturn));
 void i386_return_to_loader(int status) __attribute__((noreturn));
 
 #define MULTIBOOT_BOOTED	0x2BADB002
@@ -22,11 +21,14 @@ void arch_return_to_loader(int status)
 	i386_return_to_loader(status);
 }
 
+extern uint32_t loader_esp;		/* start.S: ESP at entry */
+
 void i386_entry(uint32_t eax, uint32_t ebx, uint32_t edx)
 {
 	struct boot_info *bi = &boot_info;
 
 	bi->entry_ticks = arch_ticks();
+	bi->loader_stack = loader_esp;
 	if (eax == MULTIBOOT_BOOTED) {
 		const struct multiboot_info *mb = (const void *)ebx;
 		bi->entry = ENTRY_MULTIBOOT;

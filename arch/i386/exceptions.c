@@ -22,8 +22,6 @@ void i386_ring3_return(void);
 void i386_ring3_call(void (*fn)(void), void *user_stack_top);
 void i386_ring3_misaligned(void);
 void i386_exception(struct i386_frame *f);
-void i386_mmu_crash(int fetch);
-const char *i386_mmu_crash_unsupported(void);
 
 static const char *const vector_names[32] = {
 	"#DE divide error", "#DB debug", "NMI", "#BP breakpoint", "#OF overflow",

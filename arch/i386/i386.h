@@ -93,10 +93,49 @@ void i386_probe_features(void);
 void i386_describe_tsc(void);
 void i386_report_cpuid(void);
 
-/* mmu.c: the #PF handler (1 = handled, retry) and the dump's PTE chain. */
+/* Page-table entry bits (32-bit and PAE alike, NX only in PAE). */
+#define PTE_P		0x001u
+#define PTE_RW		0x002u
+#define PTE_US		0x004u
+#define PTE_PWT		0x008u
+#define PTE_PCD		0x010u
+#define PTE_A		0x020u
+#define PTE_D		0x040u
+#define PTE_PS		0x080u		/* in a directory entry: a large page */
+#define PTE_G		0x100u
+#define PTE_LARGE_PAT	0x1000u		/* PAT bit of a large page: never set by us */
+#define PTE_NX		(1ull << 63)
+
+/* entry.c, from start.S: the loader's EAX, EBX, EDX. */
+void i386_entry(uint32_t eax, uint32_t ebx, uint32_t edx);
+
+/* mmu.c: the active page-table format (0 while paging is off), the #PF
+ * handler (1 = handled, retry), crash= support, and the one walker. */
+struct pformat {
+	const char *name;
+	int pae;		/* 64-bit entries, PDPT */
+	int large;		/* large pages where a region allows */
+};
+extern const struct pformat *i386_cur;
 int i386_page_fault(struct i386_frame *f);
+const char *i386_mmu_crash_unsupported(void);
+void i386_mmu_crash(int fetch);
+unsigned i386_dtlb_entries(void);
+
+/* What maps va in the current root, as far as the walk got: the PDPTE
+ * (PAE), the PDE and where it is, the PTE and where it is (4K pages). */
+struct i386_walk {
+	uintptr_t va, pa;
+	uint64_t pdpte, pde, pte, leaf;
+	uintptr_t pde_at, pte_at;	/* 0 where the walk did not get */
+	uint32_t large;			/* the large page's size, or 0 */
+};
+int i386_walk(uintptr_t va, struct i386_walk *w);	/* 0: mapped */
+
+/* ptdump.c: decoding for the dump, the self-check and ptdump=. */
 void i386_print_pte_chain(uintptr_t va);
-/* board/pc: set the page-table pool aside at the top of probe RAM. */
-void i386_mmu_reserve(uintptr_t ram_end);
+void i386_ptdump(uintptr_t start, uintptr_t end);
+void i386_ptdump_first_leave(const struct pformat *formats);
+int i386_set_ptdump(const char *key, const char *value);
 
 #endif

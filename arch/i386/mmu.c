@@ -1,4 +1,4 @@
-/* MMU modes of i386.
+/* MMU modes of i386: the page-table formats, their modes and #PF.
  *
  *   flat    paging off (CR0.PG = 0), the baseline
  *   2level  32-bit entries, page directory + page tables, 4K pages
@@ -11,8 +11,10 @@
  * (the PC's devices are reached through I/O ports: none needs MMIO).  With
  * global=1 the kernel-like part (0 .. end of the image's area) is global
  * and CR4.PGE is on.  Under PAE with NX, RAM above the image is no-execute.
- * Tables come from a pool set aside at the top of probe RAM
- * (i386_mmu_reserve) and are rebuilt on every enter().
+ * Tables come from the core's pool (boot/mmu.c).  An address space has its
+ * own root (a directory; or a PDPT and the directory of the top GiB) that
+ * shares the kernel part's tables, and its own window table; switching
+ * loads CR3, which keeps only global entries.
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,52 +22,30 @@
 #include "config.h"
 #include "i386.h"
 #include "mem.h"
-#include "mmu.h"
+#include "mmu_arch.h"
 #include "report.h"
 
 struct mmu_counters mmu_count;
 extern char __free_ram_start[];		/* end of the image's area (linker script) */
 
-#define PTE_P		0x001u
-#define PTE_RW		0x002u
-#define PTE_US		0x004u
-#define PTE_PWT		0x008u
-#define PTE_PCD		0x010u
-#define PTE_A		0x020u
-#define PTE_D		0x040u
-#define PTE_PS		0x080u		/* in a directory entry: a large page */
-#define PTE_G		0x100u
-#define PTE_LARGE_PAT	0x1000u		/* PAT bit of a large page: never set by us */
-#define PTE_NX		(1ull << 63)
 #define TABLE_LINK	(PTE_P | PTE_RW | PTE_US)	/* non-leaf: let the leaf decide */
 #define PAGE		4096u
 
-/* A page-table format. */
-struct pformat {
-	const char *name;
-	int pae;		/* 64-bit entries, PDPT */
-	int large;		/* use large pages where a region allows */
+/* A page-table format: a mode's variant. */
+static const struct pformat formats[] = {
+	{ "2level", 0, 0 }, { "pse", 0, 1 }, { "pae", 1, 0 }, { "pae2m", 1, 1 },
 };
 
-static const struct pformat fmt_2level = { "2level", 0, 0 };
-static const struct pformat fmt_pse = { "pse", 0, 1 };
-static const struct pformat fmt_pae = { "pae", 1, 0 };
-static const struct pformat fmt_pae2m = { "pae2m", 1, 1 };
-
-static const struct pformat *cur;	/* the active format; 0 while flat */
-static uint32_t pd32;			/* 2level/pse: the page directory */
-static uint64_t pdpt[4] __attribute__((aligned(32)));	/* PAE: CR3 points here */
+const struct pformat *i386_cur;		/* the active format; 0 while flat */
+#define cur i386_cur
+static uintptr_t kern_root, root;	/* the kernel's and the current space's CR3 */
+static uint64_t pdpt[4] __attribute__((aligned(32)));	/* PAE: the kernel's PDPT */
 static int nx_on, pge_on;
 
 /* Boot arguments (arch_args below). */
-static int opt_global, opt_break;
-static uintptr_t ptdump_start, ptdump_end;
+static int opt_global;
 
-/* The pool the tables come from, and what the default mapping covers. */
-static uintptr_t pool_start, pool_end, pool_next;
 static uintptr_t map_end;		/* default mapping: [0, map_end) */
-static uint32_t table_bytes;		/* bytes of tables allocated since enter */
-static const char *pool_error;
 
 /* ---- geometry of the current format ---- */
 
@@ -97,37 +77,27 @@ static void set(uintptr_t table, unsigned i, uint64_t v)
 
 static int paging_on(void) { return (read_cr0() & CR0_PG) != 0; }
 
-static uintptr_t alloc_table(void)
-{
-	if (pool_next + PAGE > pool_end) {
-		report_diag("error: %s: page-table pool (%lu KiB at %#lx) exhausted", cur->name,
-			    (unsigned long)(pool_end - pool_start) >> 10, (unsigned long)pool_start);
-		return 0;
-	}
-	uintptr_t t = pool_next;
-	pool_next += PAGE;
-	memset((void *)t, 0, PAGE);
-	table_bytes += PAGE;
-	return t;
-}
+static uintptr_t alloc_table(void) { return mmu_table_alloc(); }
 
-/* The directory for va (PAE: through the PDPT), created when asked. */
+/* The directory for va in the current root (PAE: through its PDPT),
+ * created when asked. */
 static uintptr_t dir_for(uintptr_t va, int create)
 {
 	if (!cur->pae)
-		return pd32;
+		return root;
+	uint64_t *p = (uint64_t *)root;
 	unsigned i = va >> 30;
-	if (!(pdpt[i] & PTE_P)) {
+	if (!(p[i] & PTE_P)) {
 		if (!create)
 			return 0;
 		uintptr_t d = alloc_table();
 		if (!d)
 			return 0;
-		pdpt[i] = d | PTE_P;	/* PDPTEs take P only: RW/US/NX are reserved */
+		p[i] = d | PTE_P;	/* PDPTEs take P only: RW/US/NX are reserved */
 		if (paging_on())	/* the CPU caches PDPTEs at each CR3 load */
 			write_cr3(read_cr3());
 	}
-	return frame(pdpt[i]);
+	return frame(p[i]);
 }
 
 /* Turn the large page at dir[i] into a table of 4K pages, same mappings. */
@@ -295,209 +265,155 @@ static void do_flush_page(uintptr_t va)
 		invlpg(va);
 }
 
-/* ---- decoding: the PTE chain and ptdump ---- */
+/* ---- the walker: what maps va, level by level ---- */
 
-static void flags(char *buf, size_t size, uint64_t e, int leaf)
+int i386_walk(uintptr_t va, struct i386_walk *w)
 {
-	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s%s", e & PTE_P ? "P" : "not-present",
-		 e & PTE_RW ? " RW" : e & PTE_P ? " RO" : "", e & PTE_US ? " US" : "",
-		 e & PTE_PWT ? " PWT" : "", e & PTE_PCD ? " PCD" : "", e & PTE_A ? " A" : "",
-		 leaf && (e & PTE_D) ? " D" : "", e & PTE_PS ? " PS" : "",
-		 leaf && (e & PTE_G) ? " G" : "", e & PTE_NX ? " NX" : "");
-}
-
-void i386_print_pte_chain(uintptr_t va)
-{
-	char f[64];
-
-	if (!cur || !paging_on()) {
-		report_diag("  PTE chain for 0x%08lx: paging off: physical = virtual",
-			    (unsigned long)va);
-		return;
-	}
-	report_diag("  PTE chain for 0x%08lx (%s, CR3 0x%08lx):", (unsigned long)va, cur->name,
-		    (unsigned long)read_cr3());
+	*w = (struct i386_walk){ .va = va };
 	if (cur->pae) {
-		uint64_t p = pdpt[va >> 30];
-		report_diag("    PDPTE[%lu] = 0x%016llx (%s)", (unsigned long)(va >> 30),
-			    (unsigned long long)p, p & PTE_P ? "P" : "not-present");
-		if (!(p & PTE_P))
-			return;
+		w->pdpte = ((uint64_t *)root)[va >> 30];
+		if (!(w->pdpte & PTE_P))
+			return -1;
 	}
 	uintptr_t dir = dir_for(va, 0);
-	uint64_t de = get(dir, dir_index(va));
-	flags(f, sizeof(f), de, !!(de & PTE_PS));
-	report_diag("    PDE[%u] @0x%08lx = 0x%0*llx (%s)", dir_index(va),
-		    (unsigned long)(dir + dir_index(va) * (cur->pae ? 8 : 4)), cur->pae ? 16 : 8,
-		    (unsigned long long)de, f);
-	if (!(de & PTE_P))
-		return;
-	if (de & PTE_PS) {
-		report_diag("    large page: physical 0x%08lx",
-			    (unsigned long)(large_frame(de) + (va & (large_size() - 1))));
-		return;
-	}
-	uint64_t e = get(frame(de), tab_index(va));
-	flags(f, sizeof(f), e, 1);
-	report_diag("    PTE[%u] @0x%08lx = 0x%0*llx (%s)", tab_index(va),
-		    (unsigned long)(frame(de) + tab_index(va) * (cur->pae ? 8 : 4)),
-		    cur->pae ? 16 : 8, (unsigned long long)e, f);
-	if (e & PTE_P)
-		report_diag("    4K page: physical 0x%08lx", (unsigned long)(frame(e) + (va & 0xfff)));
-}
-
-/* One line per run of entries that map consecutive frames with the same flags. */
-static void ptdump(uintptr_t start, uintptr_t end)
-{
-	report_diag("ptdump %s: 0x%08lx-0x%08lx (CR3 0x%08lx, CR4 %#lx)", cur->name,
-		    (unsigned long)start, (unsigned long)end - 1, (unsigned long)read_cr3(),
-		    (unsigned long)read_cr4());
-	uintptr_t va = start & ~(PAGE - 1);
-	while (va < end && va >= start) {
-		uintptr_t dir = dir_for(va, 0);
-		uint32_t L = large_size();
-		char f[64];
-		if (!dir) {
-			report_diag("  0x%08lx: PDPTE[%lu] not present", (unsigned long)va,
-				    (unsigned long)(va >> 30));
-			va = (va | 0x3fffffffu) + 1;
-			continue;
-		}
-		uint64_t de = get(dir, dir_index(va));
-		flags(f, sizeof(f), de, !!(de & PTE_PS));
-		if (!(de & PTE_P) || (de & PTE_PS)) {
-			report_diag("  0x%08lx-0x%08lx PDE[%u] = %#llx: %s%s", (unsigned long)va,
-				    (unsigned long)(va | (L - 1)), dir_index(va), (unsigned long long)de, f,
-				    de & PTE_PS ? " (large page)" : "");
-			va = (va | (L - 1)) + 1;
-			continue;
-		}
-		report_diag("  0x%08lx-0x%08lx PDE[%u] = %#llx: %s -> table %#lx", (unsigned long)va,
-			    (unsigned long)(va | (L - 1)), dir_index(va), (unsigned long long)de, f,
-			    (unsigned long)frame(de));
-		uintptr_t t = frame(de), dir_end = (va | (L - 1)) + 1;
-		while (va < end && va < dir_end && va >= start) {
-			uint64_t e = get(t, tab_index(va)), mask = 0xfffu | PTE_NX;
-			uintptr_t run = va;
-			int n = 0;
-			/* The run: same flags (ignoring A/D) and frames one page apart. */
-			while (va < end && va < dir_end && va >= run) {
-				uint64_t x = get(t, tab_index(va));
-				if (((x ^ e) & mask & ~(uint64_t)(PTE_A | PTE_D)) ||
-				    ((e & PTE_P) && frame(x) != frame(e) + n * PAGE))
-					break;
-				va += PAGE, n++;
-			}
-			flags(f, sizeof(f), e, 1);
-			if (e & PTE_P)
-				report_diag("    0x%08lx-0x%08lx %4d PTE(s) -> 0x%08lx.. %s", (unsigned long)run,
-					    (unsigned long)va - 1, n, (unsigned long)frame(e), f);
-			else
-				report_diag("    0x%08lx-0x%08lx %4d PTE(s) not present", (unsigned long)run,
-					    (unsigned long)va - 1, n);
-			if (va == 0)
-				return;
-		}
-	}
-}
-
-/* ---- the self-check: virtual write / physical read-back, and back ---- */
-
-#define MAX_SAMPLES 72
-static volatile uint32_t check_word;		/* a sample inside the image */
-static uint32_t *sample[MAX_SAMPLES];
-static uint32_t saved[MAX_SAMPLES];
-
-static void pg_off(void) { write_cr0(read_cr0() & ~CR0_PG); }
-static void pg_on(void) { write_cr0(read_cr0() | CR0_PG); }
-
-static int self_check(void)
-{
-	int n = 0, bad = -1;
-	uint32_t got = 0, want = 0;
-	uintptr_t span = probe_mem_end - probe_mem_start;
-	uintptr_t step = span / 64 > (1u << 20) ? (span / 64) & ~(PAGE - 1) : (1u << 20);
-
-	/* Samples: the image, probe RAM every `step`, its last word. */
-	sample[n++] = (uint32_t *)&check_word;
-	for (uintptr_t a = probe_mem_start; a + 4 <= probe_mem_end && n < MAX_SAMPLES - 1; a += step)
-		sample[n++] = (uint32_t *)a;
-	if (probe_mem_end > probe_mem_start + 4)
-		sample[n++] = (uint32_t *)(probe_mem_end - 4);
-
-	pg_off();				/* the truth: physical contents */
-	for (int i = 0; i < n; i++)
-		saved[i] = *(volatile uint32_t *)sample[i];
-	pg_on();				/* virtual writes */
-	for (int i = 0; i < n; i++)
-		*(volatile uint32_t *)sample[i] = (uint32_t)(uintptr_t)sample[i] ^ 0x5a5a0000u;
-	pg_off();				/* physical read-back, physical writes */
-	for (int i = 0; i < n; i++) {
-		uint32_t v = *(volatile uint32_t *)sample[i];
-		if (bad < 0 && v != ((uint32_t)(uintptr_t)sample[i] ^ 0x5a5a0000u))
-			bad = i, got = v, want = (uint32_t)(uintptr_t)sample[i] ^ 0x5a5a0000u;
-		*(volatile uint32_t *)sample[i] = ~((uint32_t)(uintptr_t)sample[i]);
-	}
-	pg_on();				/* virtual read-back */
-	for (int i = 0; i < n && bad < 0; i++) {
-		uint32_t v = *(volatile uint32_t *)sample[i];
-		if (v != ~(uint32_t)(uintptr_t)sample[i])
-			bad = i, got = v, want = ~(uint32_t)(uintptr_t)sample[i];
-	}
-	pg_off();				/* put the physical contents back */
-	for (int i = 0; i < n; i++)
-		*(volatile uint32_t *)sample[i] = saved[i];
-	pg_on();
-	if (bad >= 0) {
-		report_diag("error: %s self-check: address 0x%08lx read 0x%08lx, expected 0x%08lx "
-			    "(1:1 mapping broken)", cur->name, (unsigned long)sample[bad],
-			    (unsigned long)got, (unsigned long)want);
-		i386_print_pte_chain((uintptr_t)sample[bad]);
+	w->pde_at = dir + dir_index(va) * (cur->pae ? 8 : 4);
+	w->pde = get(dir, dir_index(va));
+	if (!(w->pde & PTE_P))
 		return -1;
-	}
-
-	/* An alias: a virtual page outside the 1:1 range onto a physical
-	 * page of probe RAM.  Write one, read the other, both ways. */
-	uintptr_t va = ((map_end + (4u << 20) - 1) & ~((4u << 20) - 1)) + (4u << 20);
-	uintptr_t pa = (probe_mem_end - PAGE) & ~(PAGE - 1);
-	if (va < map_end || va >= 0xff000000u || pa < probe_mem_start) {
-		report_diag("%s self-check: no room for the alias check (RAM up to %#lx)", cur->name,
-			    (unsigned long)map_end);
+	if (w->pde & PTE_PS) {
+		w->large = large_size();
+		w->pa = large_frame(w->pde) + (va & (large_size() - 1));
+		w->leaf = w->pde;
 		return 0;
 	}
-	if (do_map(va, pa, PAGE, MMU_READ | MMU_WRITE) < 0)
+	w->pte_at = frame(w->pde) + tab_index(va) * (cur->pae ? 8 : 4);
+	w->pte = get(frame(w->pde), tab_index(va));
+	if (!(w->pte & PTE_P))
 		return -1;
-	volatile uint32_t *v = (volatile uint32_t *)va, *p = (volatile uint32_t *)pa;
-	pg_off();
-	uint32_t keep = *p;
-	pg_on();
-	*v = 0xa11a5000u;			/* virtual write ... */
-	pg_off();
-	got = *p;				/* ... physical read-back */
-	*p = 0x0a11a5edu;			/* physical write ... */
-	pg_on();
-	invlpg(va);
-	uint32_t got2 = *v;			/* ... virtual read-back */
-	pg_off();
-	*p = keep;
-	pg_on();
-	do_unmap(va, PAGE);
-	if (got != 0xa11a5000u || got2 != 0x0a11a5edu) {
-		report_diag("error: %s self-check: alias %#lx -> %#lx read %#lx/%#lx, expected "
-			    "0xa11a5000/0x0a11a5ed", cur->name, (unsigned long)va, (unsigned long)pa,
-			    (unsigned long)got, (unsigned long)got2);
-		do_map(va, pa, PAGE, MMU_READ | MMU_WRITE);	/* for the chain, then undo */
-		i386_print_pte_chain(va);
-		do_unmap(va, PAGE);
-		return -1;
-	}
+	w->pa = frame(w->pte) + (va & (PAGE - 1));
+	w->leaf = w->pte;
 	return 0;
+}
+
+static int do_query(uintptr_t va, uintptr_t *pa, unsigned *attr)
+{
+	struct i386_walk w;
+
+	if (i386_walk(va, &w) < 0)
+		return -1;
+	*pa = w.pa;
+	*attr = MMU_READ | (w.leaf & PTE_RW ? MMU_WRITE : 0) | (w.leaf & PTE_NX ? 0 : MMU_EXEC) |
+		(w.leaf & PTE_PCD ? MMU_UNCACHED : 0) | (w.leaf & PTE_G ? MMU_GLOBAL : 0);
+	return 0;
+}
+
+/* ---- the self-check's access (boot/mmu.c drives it) ---- */
+
+/* Paging toggled around one word, nothing but registers in between (EBP
+ * is the frame pointer: six registers do): off: keep the word at pa, write
+ * p1; on: read through va, write p2; off: read, put the word back; on. */
+static void check_word(uintptr_t va, uintptr_t pa, uint32_t p1, uint32_t p2, uint32_t got[2],
+		       int read_only)
+{
+	uint32_t scratch, keep;
+
+	if (read_only) {
+		__asm__ volatile(
+			"mov	%%cr0, %[cr]\n\t"
+			"and	$0x7fffffff, %[cr]\n\t"
+			"mov	%[cr], %%cr0\n\t"		/* paging off */
+			"mov	(%[pa]), %[p2]\n\t"		/* physically */
+			"or	$0x80000000, %[cr]\n\t"
+			"mov	%[cr], %%cr0\n\t"		/* paging on */
+			"mov	(%[va]), %[p1]"			/* through the mapping */
+			: [cr] "=&a"(scratch), [p1] "+d"(p1), [p2] "+S"(p2)
+			: [pa] "b"(pa), [va] "c"(va)
+			: "memory");
+	} else {
+		__asm__ volatile(
+			"mov	%%cr0, %[cr]\n\t"
+			"and	$0x7fffffff, %[cr]\n\t"
+			"mov	%[cr], %%cr0\n\t"		/* paging off */
+			"mov	(%[pa]), %[keep]\n\t"		/* keep the word */
+			"mov	%[p1], (%[pa])\n\t"		/* pattern 1, physically */
+			"or	$0x80000000, %[cr]\n\t"
+			"mov	%[cr], %%cr0\n\t"		/* paging on */
+			"mov	(%[va]), %[p1]\n\t"		/* through the mapping */
+			"mov	%[p2], (%[va])\n\t"		/* pattern 2, virtually */
+			"and	$0x7fffffff, %[cr]\n\t"
+			"mov	%[cr], %%cr0\n\t"		/* paging off */
+			"mov	(%[pa]), %[p2]\n\t"		/* physically again */
+			"mov	%[keep], (%[pa])\n\t"		/* put the word back */
+			"or	$0x80000000, %[cr]\n\t"
+			"mov	%[cr], %%cr0"			/* paging on */
+			: [cr] "=&a"(scratch), [keep] "=&D"(keep), [p1] "+d"(p1), [p2] "+S"(p2)
+			: [pa] "b"(pa), [va] "c"(va)
+			: "memory");
+	}
+	got[0] = p1, got[1] = p2;
+}
+
+/* The CPU reloads the PDPT at every CR0.PG set: the self-check only reads it. */
+int mmu_arch_live(uintptr_t a)
+{
+	return (a & ~(uintptr_t)(PAGE - 1)) == ((uintptr_t)pdpt & ~(uintptr_t)(PAGE - 1));
+}
+
+/* The largest format (PAE, 4K pages) for [0, ram_end), plus room for
+ * splits, probe mappings and three tables for each address space. */
+uint32_t mmu_arch_pool_bytes(uintptr_t ram_end)
+{
+	return (4 + (ram_end >> 21) + 1 + 64 + (ram_end >> 21) / 4 + 3 * MMU_MAX_SPACES) * PAGE;
+}
+
+/* ---- address spaces ---- */
+
+#define WINDOW_PDPTE	(MMU_SPACE_BASE >> 30)
+
+/* A root that shares every kernel entry, with the window on its own table. */
+static int space_init(struct mmu_space *s)
+{
+	uintptr_t r = alloc_table(), w = alloc_table(), d = 0;
+
+	if (!r || !w)
+		return -1;
+	s->root = r, s->window = w;
+	if (!cur->pae) {
+		memcpy((void *)r, (void *)kern_root, PAGE);
+		set(r, dir_index(MMU_SPACE_BASE), w | TABLE_LINK);
+		return 0;
+	}
+	if (!(d = alloc_table()))
+		return -1;
+	memcpy((void *)r, pdpt, sizeof(pdpt));
+	if (pdpt[WINDOW_PDPTE] & PTE_P)
+		memcpy((void *)d, (void *)frame(pdpt[WINDOW_PDPTE]), PAGE);
+	((uint64_t *)r)[WINDOW_PDPTE] = d | PTE_P;
+	set(d, dir_index(MMU_SPACE_BASE), w | TABLE_LINK);
+	return 0;
+}
+
+static void space_switch(struct mmu_space *s)
+{
+	root = s ? s->root : kern_root;
+	write_cr3(root);		/* drops every non-global entry */
+	mmu_count.flushes++;
+}
+
+static void space_fini(struct mmu_space *s)
+{
+	if (cur->pae)
+		mmu_table_free(frame(((uint64_t *)s->root)[WINDOW_PDPTE]));
+	mmu_table_free(s->window);
+	mmu_table_free(s->root);
 }
 
 /* ---- entering and leaving ---- */
 
 static void leave_paging(void)
 {
+	if (cur)
+		i386_ptdump_first_leave(formats);
 	if (paging_on())
 		write_cr0(read_cr0() & ~(CR0_PG | CR0_WP));
 	write_cr4(read_cr4() & ~(CR4_PSE | CR4_PAE | CR4_PGE));
@@ -510,8 +426,6 @@ static void leave_paging(void)
 
 static const char *missing(const struct pformat *f)
 {
-	if (pool_error)
-		return pool_error;
 	if (f->pae && !i386_cpu.pae)
 		return "the CPU has no PAE (CPUID 1 EDX bit 6)";
 	if (f->large && !f->pae && !i386_cpu.pse)
@@ -521,9 +435,9 @@ static const char *missing(const struct pformat *f)
 	return 0;
 }
 
-static int enter(const struct pformat *f, int reporting)
+static int enter(const struct mmu_mode *m)
 {
-	static uint32_t reported;	/* one bit per format: measurements printed */
+	const struct pformat *f = &formats[m->variant];
 	const char *why = missing(f);
 	uint32_t cr4;
 
@@ -535,13 +449,12 @@ static int enter(const struct pformat *f, int reporting)
 	cur = f;
 	nx_on = f->pae && i386_cpu.nx;
 	pge_on = opt_global;
-	pool_next = pool_start;
-	table_bytes = 0;
+	map_end = mem_ram_end() & ~(PAGE - 1);
 	memset(pdpt, 0, sizeof(pdpt));
-	if (!f->pae && !(pd32 = alloc_table()))
+	kern_root = f->pae ? (uintptr_t)pdpt : alloc_table();
+	root = kern_root;
+	if (!kern_root)
 		goto fail;
-	if (f->pae)
-		table_bytes += sizeof(pdpt);
 
 	/* The kernel-like part: from 0 to the end of the image's area (rounded
 	 * up to a large page in large-page modes); then the rest of RAM. */
@@ -554,7 +467,6 @@ static int enter(const struct pformat *f, int reporting)
 	if (do_map(0, 0, kend, kattr) < 0 ||
 	    do_map(kend, kend, map_end - kend, MMU_READ | MMU_WRITE) < 0)
 		goto fail;
-	uint32_t bytes = table_bytes;
 
 	/* Switch: paging off (it is), CR4, EFER.NXE, CR3, then PG and WP. */
 	cr4 = read_cr4() & ~(CR4_PSE | CR4_PAE | CR4_PGE);
@@ -567,111 +479,54 @@ static int enter(const struct pformat *f, int reporting)
 	write_cr4(cr4);
 	if (nx_on)
 		wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_NXE);
-	write_cr3(f->pae ? (uint32_t)pdpt : pd32);
+	write_cr3(kern_root);
 	write_cr0(read_cr0() | CR0_PG | CR0_WP);
 	do_flush_all();			/* every mode starts from a full flush */
-
-	if (opt_break) {
-		/* Test only: point one sample page at its neighbour. */
-		report_diag("mmu_break=1: mapping %#lx to %#lx on purpose", (unsigned long)probe_mem_start,
-			    (unsigned long)probe_mem_start + PAGE);
-		do_map(probe_mem_start, probe_mem_start + PAGE, PAGE, MMU_READ | MMU_WRITE);
-	}
-	if (self_check() < 0) {
-		leave_paging();
-		return -1;
-	}
-	if (reporting) {
-		/* Once per mode, inside the measurement block. */
-		unsigned bit = f == &fmt_2level ? 0 : f == &fmt_pse ? 1 : f == &fmt_pae ? 2 : 3;
-		if (!(reported & (1u << bit))) {
-			reported |= 1u << bit;
-			report_diag("%s: 1:1 map of 0x00000000-0x%08lx, %lu KiB of tables, NX %s, global %s",
-				    f->name, (unsigned long)map_end - 1,
-				    (unsigned long)bytes >> 10, nx_on ? "on" : "off",
-				    pge_on ? "on (0 .. image end)" : "off");
-			report_measurement("mmu", f->name, "pagetable_bytes", bytes, 0, "bytes");
-			report_measurement("mmu", f->name, "mapped_bytes", map_end, 0, "bytes");
-			if (ptdump_end > ptdump_start)
-				ptdump(ptdump_start, ptdump_end);
-		}
-	}
 	return 0;
 fail:
 	leave_paging();
 	return -1;
 }
 
-/* First entry of any mode inside the measurement block: the CPUID figures. */
-static int reporting(void)
+static void tlb_info(struct mmu_tlb_info *t)
 {
-	static int cpuid_done;
-
-	if (config.crash)
-		return 0;
-	if (!cpuid_done) {
-		cpuid_done = 1;
-		i386_report_cpuid();
-	}
-	return 1;
+	t->refill = MMU_REFILL_HARDWARE;
+	t->entries = i386_dtlb_entries();
+	t->page_sizes = 1u << 12 | (cur->large ? 1u << large_shift() : 0);
+	t->tagged = 0;			/* no PCID: every CR3 load flushes */
 }
 
-static int flat_enter(void) { reporting(); leave_paging(); return 0; }
-static void flat_leave(void) { }
-static int enter_2level(void) { return enter(&fmt_2level, reporting()); }
-static int enter_pse(void) { return enter(&fmt_pse, reporting()); }
-static int enter_pae(void) { return enter(&fmt_pae, reporting()); }
-static int enter_pae2m(void) { return enter(&fmt_pae2m, reporting()); }
+static void figures(struct mmu_figures *f)
+{
+	f->pagetable_bytes = cur->pae ? sizeof(pdpt) : 0;	/* the rest is from the pool */
+	f->mapped_bytes = map_end;
+	snprintf(f->summary, sizeof(f->summary), "1:1 map of 0x00000000-0x%08lx, NX %s, global %s",
+		 (unsigned long)map_end - 1, nx_on ? "on" : "off",
+		 pge_on ? "on (0 .. image end)" : "off");
+}
 
-static const struct mmu_mode mode_flat = {
-	.name = "flat",
-	.what = "paging off (CR0.PG = 0)",
-	.translated = 0,
-	.enter = flat_enter,
-	.leave = flat_leave,
+static const struct mmu_ops i386_ops = {
+	.enter = enter, .leave = leave_paging,
+	.map = do_map, .unmap = do_unmap, .protect = do_protect, .query = do_query,
+	.flush_all = do_flush_all, .flush_page = do_flush_page,
+	.space_init = space_init, .space_switch = space_switch, .space_fini = space_fini,
+	.tlb_info = tlb_info, .figures = figures, .check_word = check_word,
+	.explain = i386_print_pte_chain,
 };
 
-#define PAGING_MODE(id, desc, sizes) \
-	static const struct mmu_mode mode_##id = { \
-		.name = #id, .what = desc, .translated = 1, \
-		.enter = enter_##id, .leave = leave_paging, .map = do_map, .unmap = do_unmap, \
-		.protect = do_protect, .flush_all = do_flush_all, .flush_page = do_flush_page, \
-		.page_sizes = sizes, \
-	}
-PAGING_MODE(2level, "32-bit entries, 2 levels, 4K pages", 1u << 12);
-PAGING_MODE(pse, "32-bit entries, 4M pages where the region allows (CR4.PSE), else 4K",
-	    1u << 12 | 1u << 22);
-PAGING_MODE(pae, "PAE: 64-bit entries, 3 levels, 4K pages (NX where the CPU has it)", 1u << 12);
-PAGING_MODE(pae2m, "PAE: 64-bit entries, 2M pages where the region allows, else 4K",
-	    1u << 12 | 1u << 21);
+static const struct mmu_mode mode_flat = { "flat", "paging off (CR0.PG = 0)", 0, 0 };
+static const struct mmu_mode mode_2level = { "2level", "32-bit entries, 2 levels, 4K pages",
+	&i386_ops, 0 };
+static const struct mmu_mode mode_pse = { "pse",
+	"32-bit entries, 4M pages where the region allows (CR4.PSE), else 4K", &i386_ops, 1 };
+static const struct mmu_mode mode_pae = { "pae",
+	"PAE: 64-bit entries, 3 levels, 4K pages (NX where the CPU has it)", &i386_ops, 2 };
+static const struct mmu_mode mode_pae2m = { "pae2m",
+	"PAE: 64-bit entries, 2M pages where the region allows, else 4K", &i386_ops, 3 };
 
 const struct mmu_mode *const mmu_modes[] = {
 	&mode_flat, &mode_2level, &mode_pse, &mode_pae, &mode_pae2m, 0
 };
-
-/* ---- the page-table pool ---- */
-
-/* Set the pool aside at the top of the RAM region probes use; everything
- * up to ram_end is mapped 1:1.  Sized for the largest format (PAE with 4K
- * pages) plus room for splits and probe mappings. */
-void i386_mmu_reserve(uintptr_t ram_end)
-{
-	uint32_t tables, size;
-
-	map_end = ram_end & ~(PAGE - 1);
-	tables = 4 + (map_end >> 21) + 1 + 64 + (map_end >> 21) / 4;
-	size = tables * PAGE;
-	if (map_end < size || map_end - size < probe_mem_start + (1u << 20)) {
-		static char why[96];
-		snprintf(why, sizeof(why), "RAM ends at %#lx: no room for %lu KiB of page tables "
-			 "above the image", (unsigned long)map_end, (unsigned long)size >> 10);
-		pool_error = why;
-		return;
-	}
-	pool_end = map_end;
-	pool_start = map_end - size;
-	probe_mem_end = pool_start;	/* probe buffers stay below the tables */
-}
 
 /* ---- #PF ---- */
 
@@ -707,62 +562,34 @@ int i386_page_fault(struct i386_frame *f)
 
 const char *i386_mmu_crash_unsupported(void)
 {
-	if (pool_error)
-		return pool_error;
-	if (probe_mem_end < probe_mem_start + 2 * PAGE)
+	if (mem_probe_end() < mem_probe_start() + 2 * PAGE)
 		return "no free RAM for a page to unmap";
 	return 0;
 }
 
 void i386_mmu_crash(int fetch)
 {
-	const struct pformat *f = fetch && i386_cpu.pae ? &fmt_pae : &fmt_2level;
-	uintptr_t page = probe_mem_start;
+	const struct mmu_mode *m = fetch && i386_cpu.pae ? &mode_pae : &mode_2level;
+	uintptr_t page = mem_probe_start();
 
-	if (enter(f, 0) < 0)
+	if (mmu_enter(m) < 0)
 		return;
-	do_unmap(page, PAGE);
+	mmu_unmap(page, PAGE);
 	report_diag("crash=%s: mode %s, %#lx unmapped, now %s it", fetch ? "fetch" : "data",
-		    f->name, (unsigned long)page, fetch ? "calling into" : "writing to");
+		    m->name, (unsigned long)page, fetch ? "calling into" : "writing to");
 	if (fetch)
 		((void (*)(void))page)();	/* #PF on the instruction fetch */
 	else
 		*(volatile uint32_t *)page = 0xbad;	/* #PF on the write */
-	leave_paging();
+	mmu_leave();
 }
 
 /* ---- boot arguments ---- */
 
 static int set_global(const char *key, const char *value) { return arg_flag(key, value, &opt_global); }
-static int set_break(const char *key, const char *value) { return arg_flag(key, value, &opt_break); }
-
-static int set_ptdump(const char *key, const char *value)
-{
-	char a[24];
-	const char *dash = value ? strchr(value, '-') : 0;
-	unsigned long s, e;
-
-	if (!dash || dash - value >= (int)sizeof(a)) {
-		console_printf("mmubench: error: boot argument '%s=%s': needs START-END, e.g. "
-			       "0x100000-0x500000\n", key, value ? value : "");
-		return -1;
-	}
-	memcpy(a, value, dash - value);
-	a[dash - value] = 0;
-	if (arg_uint(key, a, 0, 0xffffffffu, &s) < 0 || arg_uint(key, dash + 1, 0, 0xffffffffu, &e) < 0)
-		return -1;
-	if (e <= s) {
-		console_printf("mmubench: error: boot argument '%s=%s': END must be above START\n",
-			       key, value);
-		return -1;
-	}
-	ptdump_start = s, ptdump_end = e;
-	return 0;
-}
 
 const struct boot_arg arch_args[] = {
 	{ "global", "0 or 1: mark the image and low RAM global (CR4.PGE) in paging modes", set_global },
-	{ "ptdump", "START-END: print the page tables of that range on each mode's first entry", set_ptdump },
-	{ "mmu_break", "0 or 1 (tests only): corrupt one mapping so the self-check must fail", set_break },
+	{ "ptdump", "START-END: print the page tables of that range when each mode is first left", i386_set_ptdump },
 	{ 0 }
 };

@@ -5,7 +5,6 @@
 #include "boot_info.h"
 #include "ppc405.h"
 
-void boot_main(void) __attribute__((noreturn));
 
 static int entered_by_go;
 

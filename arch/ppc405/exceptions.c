@@ -1,5 +1,6 @@
 /* Exceptions of the 405: where vectors.S's common path lands, the register
  * dump for anything nobody expected, and crash= on purpose. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,19 @@ struct vector_piece {
 };
 extern const struct vector_piece ppc405_vector_table[], ppc405_vector_table_end[];
 extern char __evpr_area[];
+
+/* vectors.S builds the frame with ppc405.h's F_* offsets and keeps the
+ * counters at MMU_*_OFF below the directory: both must match the C. */
+#define FRAME_AT(field, off) _Static_assert(offsetof(struct ppc405_frame, field) == off, #field)
+FRAME_AT(gpr, F_GPR); FRAME_AT(cr, F_CR); FRAME_AT(lr, F_LR); FRAME_AT(ctr, F_CTR);
+FRAME_AT(xer, F_XER); FRAME_AT(srr0, F_SRR0); FRAME_AT(srr1, F_SRR1); FRAME_AT(srr2, F_SRR2);
+FRAME_AT(srr3, F_SRR3); FRAME_AT(dear, F_DEAR); FRAME_AT(esr, F_ESR); FRAME_AT(vector, F_VEC);
+_Static_assert(sizeof(struct ppc405_frame) <= F_SIZE && F_SIZE % 16 == 0, "frame size");
+#define COUNTER_AT(field, off) _Static_assert(offsetof(struct mmu_counters, field) - \
+					      MMU_STATE_BYTES == (unsigned)(off), #field)
+COUNTER_AT(itlb_misses, MMU_ITLB_OFF); COUNTER_AT(dtlb_misses, MMU_DTLB_OFF);
+COUNTER_AT(tlb_writes, MMU_WRITES_OFF);
+_Static_assert(sizeof(struct mmu_counters) <= MMU_STATE_BYTES + MMU_RRTOP_OFF, "state block");
 
 static const char *vector_name(uint32_t v)
 {
@@ -77,7 +91,7 @@ static void dump(const struct ppc405_frame *f, const char *name)
 			    i + 2, (unsigned long)f->gpr[i + 2], i + 3, (unsigned long)f->gpr[i + 3]);
 	if (f->vector == 0x1100 || f->vector == 0x1200 || f->vector == 0x300 ||
 	    f->vector == 0x400)
-		ppc405_mmu_describe_entry(f->vector == 0x1200 || f->vector == 0x400 ? f->srr0 : f->dear);
+		ppc405_explain(f->vector == 0x1200 || f->vector == 0x400 ? f->srr0 : f->dear);
 
 	/* Back chain: each frame's word 0 links to the caller's frame, whose
 	 * word 1 holds the return address saved by the callee. */
@@ -101,6 +115,8 @@ void ppc405_exception(struct ppc405_frame *f)
 	static int dumping;
 	char why[96];
 
+	if (f->vector == 0x1100 || f->vector == 0x1200)
+		ppc405_pid_restore();	/* the tagged miss handler may have left PID 0 */
 	if (!dumping && ppc405_mmu_fault(f))
 		return;
 	if (dumping++) {		/* an exception while dumping: stop hard */
@@ -135,11 +151,26 @@ void arch_init(struct boot_info *bi)
 	/* Every vector's code to its offset from EVPR, which takes only the
 	 * high 16 bits: __evpr_area is 64 KiB aligned. */
 	for (const struct vector_piece *v = ppc405_vector_table; v < ppc405_vector_table_end; v++)
-		memcpy(__evpr_area + v->offset, v->code, v->bytes);
+		if (v->offset < 0x10000)	/* the tagged miss handlers wait */
+			memcpy(__evpr_area + v->offset, v->code, v->bytes);
 	sync_icache(__evpr_area, 0x2100);
 	mtspr(SPR_EVPR, (uint32_t)__evpr_area);
 	mtspr(SPR_ESR, 0);
 	ppc405_mmu_init();
+}
+
+/* The TLB miss vectors' code: the plain pair, or the tagged pair (vectors.S
+ * keeps it at offset + 0x10000 in the table).  Translation stays as it is:
+ * the EVPR area is mapped and the copy is made visible to fetch. */
+void ppc405_install_miss_handlers(int tagged)
+{
+	for (const struct vector_piece *v = ppc405_vector_table; v < ppc405_vector_table_end; v++) {
+		uint32_t off = v->offset & 0xffff;
+		if ((off == 0x1100 || off == 0x1200) && (v->offset >> 16) == (uint32_t)tagged) {
+			memcpy(__evpr_area + off, v->code, v->bytes);
+			sync_icache(__evpr_area + off, v->bytes);
+		}
+	}
 }
 
 /* ---- crash= ---- */

@@ -17,6 +17,39 @@
 #define MMU_RRTOP_OFF	(-24)	/* top unpinned slot: where round robin restarts */
 #define MMU_RAND_OFF	(-20)	/* xorshift32 state of tlbrepl=random */
 #define MMU_NSLOTS_OFF	(-16)	/* unpinned slots */
+#define MMU_PID_OFF	(-12)	/* the current space's PID (tagged handler) */
+
+/* struct ppc405_frame (below), for vectors.S; exceptions.c asserts them. */
+#define F_GPR	0
+#define F_CR	128
+#define F_LR	132
+#define F_CTR	136
+#define F_XER	140
+#define F_SRR0	144
+#define F_SRR1	148
+#define F_SRR2	152
+#define F_SRR3	156
+#define F_DEAR	160
+#define F_ESR	164
+#define F_VEC	168
+#define F_SIZE	176		/* 16-byte multiple */
+
+/* A directory word: a 4K table's address, or a large-page leaf (TLBLO
+ * format, odd zone field).  DIR_PRIVATE (a bit the handler's index insert
+ * clears again) marks a space's window table: the
+ * tagged miss handler keeps the space's PID as the entry's TID there and
+ * writes TID 0 (shared) everywhere else. */
+#define DIR_PRIVATE	0x8u
+
+/* TLBHI / TLBLO fields */
+#define TLBHI_V		0x40u
+#define TLBLO_EX	0x200u
+#define TLBLO_WR	0x100u
+#define TLBLO_W		0x008u
+#define TLBLO_I		0x004u
+#define TLBLO_M		0x002u
+#define TLBLO_G		0x001u
+#define TLB_SLOTS	64
 
 #define SPR_SRR0	26
 #define SPR_SRR1	27
@@ -88,12 +121,50 @@ struct ppc405_frame {
 	uint32_t dear, esr, vector, pad;
 };
 
+static inline void tlbwe_hi(unsigned i, uint32_t v)
+{
+	__asm__ volatile("tlbwe %0, %1, 0" : : "r"(v), "r"(i) : "memory");
+}
+static inline void tlbwe_lo(unsigned i, uint32_t v)
+{
+	__asm__ volatile("tlbwe %0, %1, 1" : : "r"(v), "r"(i) : "memory");
+}
+/* tlbre of the HI word also loads PID with the entry's TID: callers put
+ * PID back (ppc405_pid_restore). */
+static inline uint32_t tlbre_hi(unsigned i)
+{
+	uint32_t v;
+	__asm__ volatile("tlbre %0, %1, 0" : "=r"(v) : "r"(i));
+	return v;
+}
+static inline uint32_t tlbre_lo(unsigned i)
+{
+	uint32_t v;
+	__asm__ volatile("tlbre %0, %1, 1" : "=r"(v) : "r"(i));
+	return v;
+}
+
 /* mmu.c, for exceptions.c: a miss or storage fault in a translated mode.
  * Returns 1 when handled (retry the access), 0 when nobody expected it. */
 int ppc405_mmu_fault(struct ppc405_frame *f);
 void ppc405_mmu_init(void);
-void ppc405_mmu_describe_entry(uintptr_t va);
 const char *ppc405_tlbrepl_name(void);
+void ppc405_pid_restore(void);
+unsigned ppc405_pinned_slots(void);
+uint32_t *ppc405_pte(uint32_t va);		/* 0: none, or a large-page leaf */
+extern uint32_t ppc405_pgd[1024];
+
+/* start.S calls these: the entry with the loader's r3..r7, and the
+ * common exception path with the frame it built. */
+void ppc405_entry(uint32_t r3, uint32_t r4, uint32_t r5, uint32_t r6, uint32_t r7);
+void ppc405_exception(struct ppc405_frame *f);
+
+/* tlbdump.c: the 64 entries decoded, and what maps va (for dumps). */
+void ppc405_tlbdump(const char *why);
+void ppc405_explain(uintptr_t va);
+
+/* exceptions.c: the plain or the PID-tagged TLB miss handlers at EVPR. */
+void ppc405_install_miss_handlers(int tagged);
 
 #endif /* __ASSEMBLY__ */
 

@@ -31,21 +31,6 @@
 #define SPRG6	278
 #define SPRG7	279
 
-/* Offsets in struct ppc405_frame (exceptions.c checks them). */
-#define F_GPR	0
-#define F_CR	128
-#define F_LR	132
-#define F_CTR	136
-#define F_XER	140
-#define F_SRR0	144
-#define F_SRR1	148
-#define F_SRR2	152
-#define F_SRR3	156
-#define F_DEAR	160
-#define F_ESR	164
-#define F_VEC	168
-#define F_SIZE	176		/* 16-byte multiple */
-
 /* One table entry: EVPR offset, start, length in bytes (at most 0x100,
  * or 0x10 at 0x1000/0x1010 where the next vector follows 16 bytes on). */
 #define PIECE(off, start, end, room)					\
@@ -105,7 +90,7 @@ ppc405_vector_table:
  * holds 0xC0000000 | slot (tlbwe uses only the low 6 bits of the index), so
  * every decrement stays negative and the wrap code picks a new random slot.
  */
-#define MISS_FAST_PATH(addr_spr, count_off, wrap, fault, leaf, back)		\
+#define MISS_FAST_PATH(addr_spr, count_off, wrap, fault, leaf, back, crf, tag, untag, tail) \
 	mtspr	SPRG0, r10;	/* free r10 */					\
 	mtspr	SPRG1, r11;	/* free r11 */					\
 	mtspr	SPRG2, r12;	/* free r12 */					\
@@ -118,7 +103,8 @@ ppc405_vector_table:
 	stw	r9, count_off(r11);						\
 	rlwimi	r11, r10, 12, 20, 29;	/* &directory[addr >> 22] */		\
 	lwz	r11, 0(r11);	/* directory word */				\
-	mtcrf	0x02, r11;	/* CR6 = its zone field; bit 27 = leaf */	\
+	mtcrf	crf, r11;	/* CR6 = its zone field; bit 27 = leaf */	\
+	tag								\
 	bt	27, leaf;	/* a large page: it is the TLBLO */		\
 	rlwimi	r11, r10, 22, 20, 29;	/* &table[(addr >> 12) & 1023] */	\
 	lwz	r11, 0(r11);	/* the PTE = TLBLO */				\
@@ -134,6 +120,7 @@ leaf:	rlwinm	r10, r10, 0, 0, 19;	/* EPN: the address's 4K page */	\
 	blt-	wrap;		/* below slot 0, or random policy */		\
 back:	mtspr	SPRG5, r9;	/* next victim */				\
 	mfspr	r11, SPRG3;							\
+	untag								\
 	lwz	r10, MMU_WRITES_OFF(r11);	/* count the TLB write */	\
 	addi	r10, r10, 1;							\
 	stw	r10, MMU_WRITES_OFF(r11);					\
@@ -143,7 +130,25 @@ back:	mtspr	SPRG5, r9;	/* next victim */				\
 	mfspr	r11, SPRG1;	/* r11 back */					\
 	mfspr	r10, SPRG0;	/* r10 back */					\
 	rfi;			/* retry the access */				\
-	b	.		/* no prefetch past rfi */
+	tail
+
+/* The plain handlers: every entry takes TID = PID, which stays 0.  The
+ * tagged ones (installed while address spaces with PID tags exist): the
+ * kernel part gets TID 0, shared by every space; a space's window
+ * (directory word marked DIR_PRIVATE, which mtcrf 0x03 puts in CR7 bit
+ * 28, where no leaf has a bit: W is never set) gets its PID.  Afterwards
+ * PID is the space's again (the slow path: exceptions.c puts it back).
+ * The tagged pieces fill their 0x100 bytes exactly: no "b ." after rfi
+ * there, where the next words are our own code anyway. */
+#define TAG_NONE
+#define TAG_KERNEL_TID0							\
+	bt	28, 1f;		/* the space's window: keep its PID */		\
+	li	r9, 0;								\
+	mtspr	SPR_PID, r9;	/* kernel part: TID 0 */			\
+1:
+#define TAG_PID_BACK							\
+	lwz	r10, MMU_PID_OFF(r11);	/* the space's PID ... */		\
+	mtspr	SPR_PID, r10;	/* ... back */
 
 /* Wrap of the victim counter: round robin restarts at the top unpinned
  * slot; random draws a slot (xorshift32, scaled by mulhwu into 0..n-1).
@@ -180,7 +185,8 @@ back:	mtspr	SPRG5, r9;	/* next victim */				\
  * each, so that every branch between them stays inside the copy. */
 	.globl	ppc405_dtlb_miss, ppc405_dtlb_rfi
 ppc405_dtlb_miss:				/* data TLB miss, 0x1100 */
-	MISS_FAST_PATH(SPR_DEAR, MMU_DTLB_OFF, dtlb_wrap, dtlb_fault, dtlb_leaf, dtlb_back)
+	MISS_FAST_PATH(SPR_DEAR, MMU_DTLB_OFF, dtlb_wrap, dtlb_fault, dtlb_leaf, dtlb_back,
+		       0x02, TAG_NONE, TAG_NONE, b .)
 	.equ	ppc405_dtlb_rfi, . - 8	/* the rfi, for the path-length count */
 dtlb_wrap:
 	VICTIM_WRAP(dtlb_back)
@@ -190,13 +196,38 @@ dtlb_end:
 	PIECE(0x1100, ppc405_dtlb_miss, dtlb_end, 0x100)
 
 ppc405_itlb_miss:				/* instruction TLB miss, 0x1200 */
-	MISS_FAST_PATH(SPR_SRR0, MMU_ITLB_OFF, itlb_wrap, itlb_fault, itlb_leaf, itlb_back)
+	MISS_FAST_PATH(SPR_SRR0, MMU_ITLB_OFF, itlb_wrap, itlb_fault, itlb_leaf, itlb_back,
+		       0x02, TAG_NONE, TAG_NONE, b .)
 itlb_wrap:
 	VICTIM_WRAP(itlb_back)
 itlb_fault:
 	MISS_SLOW_PATH(0x1200)
 itlb_end:
 	PIECE(0x1200, ppc405_itlb_miss, itlb_end, 0x100)
+
+/* The tagged pair: not copied at start-up (offset + 0x10000), swapped in
+ * by ppc405_install_miss_handlers() while tagged spaces exist. */
+	.globl	ppc405_dtlb_miss_tagged, ppc405_dtlb_rfi_tagged
+ppc405_dtlb_miss_tagged:
+	MISS_FAST_PATH(SPR_DEAR, MMU_DTLB_OFF, tdtlb_wrap, tdtlb_fault, tdtlb_leaf, tdtlb_back,
+		       0x03, TAG_KERNEL_TID0, TAG_PID_BACK, )
+	.equ	ppc405_dtlb_rfi_tagged, . - 4
+tdtlb_wrap:
+	VICTIM_WRAP(tdtlb_back)
+tdtlb_fault:
+	MISS_SLOW_PATH(0x1100)
+tdtlb_end:
+	PIECE(0x11100, ppc405_dtlb_miss_tagged, tdtlb_end, 0x100)
+
+ppc405_itlb_miss_tagged:
+	MISS_FAST_PATH(SPR_SRR0, MMU_ITLB_OFF, titlb_wrap, titlb_fault, titlb_leaf, titlb_back,
+		       0x03, TAG_KERNEL_TID0, TAG_PID_BACK, )
+titlb_wrap:
+	VICTIM_WRAP(titlb_back)
+titlb_fault:
+	MISS_SLOW_PATH(0x1200)
+titlb_end:
+	PIECE(0x11200, ppc405_itlb_miss_tagged, titlb_end, 0x100)
 
 	VECTOR(0x1300)		/* 0x1300..0x1f00: reserved on the 405 */
 	VECTOR(0x1400)

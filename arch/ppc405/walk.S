@@ -1,5 +1,6 @@
 /*
- * mmu_walk_pass(base, pages, &ticks): the tlbwalk probe's pass.  One load
+ * ppc405_walk_pass(base, pages, &ticks): the walk the TLB description
+ * offers (mmu.h, struct mmu_tlb_info) for the tlb probes.  One load
  * per 4K page from base, `pages` pages (at least 1), from registers only.
  * The DTLB miss counter is read with data translation off just before and
  * just after the loop, so neither read can miss itself and nothing but the
@@ -9,26 +10,28 @@
 #include "ppc405.h"
 
 	.text
-	.globl	mmu_walk_pass
-mmu_walk_pass:
+	.globl	ppc405_walk_pass, ppc405_walk_loop, ppc405_walk_loop_end
+ppc405_walk_pass:
 	mfmsr	r6			/* the MSR we run with */
 	rlwinm	r7, r6, 0, 28, 26	/* the same with DR (0x10) cleared */
 	lis	r8, mmu_count@ha	/* the counters (vectors.S) */
 	addi	r8, r8, mmu_count@l
 	mtmsr	r7			/* data translation off ... */
 	isync
-	lwz	r9, 4(r8)		/* ... dtlb_misses before */
+	lwz	r9, MMU_STATE_BYTES + MMU_DTLB_OFF(r8)	/* ... dtlb_misses before */
 	mtmsr	r6			/* translation as it was */
 	isync
 	mtctr	r4			/* pages */
 	mftb	r10			/* start */
+ppc405_walk_loop:
 1:	lwz	r0, 0(r3)		/* one load ... */
 	addi	r3, r3, 4096		/* ... per 4K page */
 	bdnz	1b
+ppc405_walk_loop_end:
 	mftb	r11			/* end */
 	mtmsr	r7			/* data translation off ... */
 	isync
-	lwz	r12, 4(r8)		/* ... dtlb_misses after */
+	lwz	r12, MMU_STATE_BYTES + MMU_DTLB_OFF(r8)	/* ... dtlb_misses after */
 	mtmsr	r6
 	isync
 	subf	r11, r10, r11		/* ticks of the loop */

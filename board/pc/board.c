@@ -7,7 +7,6 @@
 #include "ns16550.h"
 
 extern char __free_ram_start[];
-extern uint32_t loader_esp;		/* start.S: ESP at entry */
 
 const char board_name[] = "pc";
 const int board_has_qemu_exit = 1;
@@ -33,6 +32,7 @@ void board_putc(char c)
 void board_init(struct boot_info *bi)
 {
 	const struct multiboot_info *mb = bi->multiboot;
+	uintptr_t end = 0;
 
 	bi->cpu_hz = 0;
 	bi->cpu_hz_source = "the TSC rate is measured instead";
@@ -47,7 +47,7 @@ void board_init(struct boot_info *bi)
 				total += e->len;
 				if (e->addr <= (uintptr_t)__image_start &&
 				    e->addr + e->len > (uintptr_t)__free_ram_start)
-					probe_mem_end = e->addr + e->len > 0xfffff000ull ?
+					end = e->addr + e->len > 0xfffff000ull ?
 						0xfffff000u : (uintptr_t)(e->addr + e->len);
 			}
 			off += e->size + 4;
@@ -57,19 +57,18 @@ void board_init(struct boot_info *bi)
 	} else if (mb && (mb->flags & 1)) {
 		bi->ram_bytes = ((uint64_t)mb->mem_upper + 1024) << 10;
 		bi->ram_source = "multiboot mem_upper";
-		probe_mem_end = bi->ram_bytes;
+		end = bi->ram_bytes;
 	} else if (bi->entry == ENTRY_UBOOT_GO) {
 		/* U-Boot passes no RAM size to go.  It runs relocated at the top
 		 * of RAM with its stack below itself: probes get what lies below
 		 * its stack, less 1 MiB for the stack's own use. */
-		probe_mem_end = (loader_esp - (1u << 20)) & ~0xfffffu;
-		bi->ram_bytes = probe_mem_end;
+		end = (bi->loader_stack - (1u << 20)) & ~0xfffffu;
+		bi->ram_bytes = end;
 		bi->ram_source = "at least: RAM below U-Boot's stack at go (U-Boot passes no size)";
 	}
-	probe_mem_start = (uintptr_t)__free_ram_start;
-	/* The page tables' pool comes off the top of that RAM; the MMU modes
-	 * map all of it 1:1. */
-	i386_mmu_reserve(probe_mem_end);
+	/* The MMU core takes the page tables' pool off the top of that RAM;
+	 * the MMU modes map all of it 1:1. */
+	mem_set_free_ram((uintptr_t)__free_ram_start, end);
 }
 
 void board_exit(int how, int status)

@@ -64,8 +64,7 @@ void board_init(struct boot_info *bi)
 			 (unsigned long)m0, (unsigned long)m1);
 	}
 	bi->cpu_hz_source = source;
-	probe_mem_start = (uintptr_t)__free_ram_start;
-	probe_mem_end = bi->ram_bytes;
+	mem_set_free_ram((uintptr_t)__free_ram_start, bi->ram_bytes);
 }
 
 void board_exit(int how, int status)

@@ -48,8 +48,7 @@ void board_init(struct boot_info *bi)
 		bi->cpu_hz = 0;
 		bi->cpu_hz_source = "no bd_t from the loader";
 	}
-	probe_mem_start = (uintptr_t)__free_ram_start;
-	probe_mem_end = bi->ram_bytes;
+	mem_set_free_ram((uintptr_t)__free_ram_start, bi->ram_bytes);
 }
 
 void board_exit(int how, int status)
