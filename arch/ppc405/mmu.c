@@ -151,8 +151,10 @@ static void tlb_invalidate(uint32_t va, uint32_t len, int pinned_too)
 		if (!(hi & TLBHI_V))
 			continue;
 		uint32_t sz = size_bytes((hi >> 7) & 7), epn = hi & ~(sz - 1);
-		if (epn < va + len && va < epn + sz)
+		if (epn < va + len && va < epn + sz) {
+			__asm__ volatile("sync" ::: "memory");	/* earlier accesses done first */
 			tlbwe_hi(i, 0);
+		}
 	}
 	mtspr(SPR_PID, 0);		/* tlbre loads PID with the entry's TID */
 	__asm__ volatile("isync");
@@ -251,6 +253,7 @@ static int do_protect(uintptr_t va, size_t len, unsigned attr)
 
 static void do_flush_all(void)
 {
+	__asm__ volatile("sync" ::: "memory");		/* earlier accesses done first */
 	for (unsigned i = 0; i < TLB_SLOTS - active_pins; i++)
 		tlbwe_hi(i, 0);
 	__asm__ volatile("isync");
@@ -504,7 +507,7 @@ static int translated_enter(struct mode_desc *d)
 	active = d;
 	active_pins = pins;
 	/* Empty TLB, then the pinned entries at the top. */
-	__asm__ volatile("tlbia; isync" ::: "memory");
+	__asm__ volatile("sync; tlbia; isync" ::: "memory");	/* sync: as Linux does */
 	mmu_count.flushes++;
 	mtspr(SPR_PID, 0);
 	for (unsigned k = 0; k < pins && (uint64_t)(k + 1) * PIN_SIZE <= boot_info.ram_bytes; k++) {
@@ -630,9 +633,16 @@ void ppc405_mmu_init(void)
 	STATE(MMU_NSLOTS_OFF) = TLB_SLOTS;
 	mtspr(277, TLB_SLOTS - 1);			/* SPRG5: first victim */
 	mtspr(275, (uint32_t)ppc405_pgd);		/* SPRG3 */
-	mtspr(SPR_PID, 0);
 	mtspr(SPR_ZPR, 0x55555555u);
-	__asm__ volatile("tlbia; isync" ::: "memory");
+	/* The TLB is undefined at power-on and tlbia clears only V bits:
+	 * write every entry invalid with TID 0 (TID comes from PID). */
+	mtspr(SPR_PID, 0);
+	__asm__ volatile("sync" ::: "memory");
+	for (unsigned i = 0; i < TLB_SLOTS; i++) {
+		tlbwe_lo(i, 0);
+		tlbwe_hi(i, 0);
+	}
+	__asm__ volatile("isync");
 }
 
 /* Fast-path length, vector to rfi, counted from the code itself: the path
