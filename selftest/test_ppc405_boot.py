@@ -136,7 +136,7 @@ def test_uboot_go_and_exit_return(shim):
     # controller's bank registers instead.
     run = run_qemu("ref405ep", "go-nogd", "0x400000", "probes=boot", "modes=real", "exit=return",
                    extra=extra, timeout=30)
-    assert "entered by U-Boot go (r3 = argc, r4 = argv; no bd_t)" in run.log
+    assert "entered by U-Boot go (r3 = argc, r4 = argv; no bd_t in r2 or r29)" in run.log
     assert "ram: 128 MiB (SDRAM controller bank registers)" in run.log
     assert "## Application terminated, rc = 0x00000000" in run.log
     # A failing run returns 1 to U-Boot, even from the exception path.
@@ -161,6 +161,95 @@ def test_uboot_bootm_of_the_uimage(shim):
     assert "ram: 128 MiB (bd_t memsize)" in run.log
     assert run.results == {"boot.real": "ok", "boot.pinned": "ok"}, run.log
     assert run.status() == "pass" and run.rc == 0
+
+
+VARIANTS = {
+    # shim words -> (where the image finds gd, intfreq as the bd_t gives it, loader's ICCR, SGR)
+    "uboot1": ("gd in r29, U-Boot 1.x", "133333333", "0x00000001", "0xfffffffe"),
+    "uboot1 mhz": ("gd in r29, U-Boot 1.x", "133, in MHz (clocks_in_mhz): 133000000 Hz",
+                   "0x00000001", "0xfffffffe"),
+    "uboot2017": ("gd in r2", "133333333", "0x80000001", "0x7fffffff"),
+    "uboot2017 mhz junktlb": ("gd in r2", "133, in MHz (clocks_in_mhz): 133000000 Hz",
+                              "0x80000001", "0x7fffffff"),
+    "uboot1 junktlb": ("gd in r29, U-Boot 1.x", "133333333", "0x00000001", "0xfffffffe"),
+}
+UIMG_HIGH = "0x7d00000"     # in the shim's "U-Boot" area above its stack: probes leave it alone
+
+
+def assert_real_board_banner(run, variant, via_go):
+    gd, intfreq, iccr, sgr = VARIANTS[variant]
+    log = run.log
+    if via_go:
+        assert f"entered by U-Boot go (r3 = argc, r4 = argv; bd_t from {gd})" in log, log
+    else:
+        assert "entered by bd_t in r3, command line in r6/r7" in log, log
+    assert re.search(r"cpu clock: 333333330 Hz \(405EP PLL: CPC0_PLLMR0/1 0x[0-9a-f]+/0x[0-9a-f]+, "
+                     rf"SysClk 33.333 MHz; bd_t intfreq {re.escape(intfreq)}\)", log), log
+    # Caches as Linux's 40x MMU_init_hw sets them, read back; the loader's kept.
+    assert ("caches: DCCR 0x80000000 ICCR 0x80000000 DCWR 0 SGR 0x7fffffff (read back), "
+            "D-cache 16 KiB (405EP), flushed on exit=return (the loader's were DCCR 0x00000000 "
+            f"ICCR {iccr} DCWR 0 SGR {sgr})") in log, log
+    # go enters with EE on and the PIT interrupt enabled; bootm with EE off.
+    msr = "0x00008000" if via_go else "0x00000000"
+    assert (f"interrupts: MSR[EE,CE] off at entry (the loader's MSR {msr}), TCR 0x00400000 "
+            "(the loader's 0x04400000: PIT/FIT/watchdog interrupts off until exit=return)") in log
+    assert "all written invalid with TID 0 at start-up" in log
+    # The shim's stack is at 0x07c00000 less its frames: probes stop 1 MiB below, on a MiB.
+    assert re.search(r"probe memory: 0x[0-9a-f]+-0x[0-9a-f]+ \(below the loader's stack at "
+                     r"0x7bff[0-9a-f]{3} less 1 MiB: its relocated copy lies above\), "
+                     r"then page tables to 0x7a00000", log), log
+    assert "exception:" not in log and "unexpected exception" not in log, log
+    assert run.status() == "pass", log
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_firmware_variants_go_return_and_bootm(shim, variant):
+    """Each firmware variant: go with a live 1 ms PIT interrupt and EE on,
+    exit=return back into the shim, which checks its registers, vectors,
+    timer and cache registers and that ticks still arrive; then, in a
+    second QEMU run (a used copy cannot start twice), bootm of the uImage
+    under the same firmware."""
+    extra = ["--kernel", shim, "--qemu", "-device", "--qemu", f"loader,file={ELF}",
+             "--qemu", "-device", "--qemu", f"loader,file={UIMG},addr={UIMG_HIGH},force-raw=on"]
+    run = run_qemu("ref405ep", *variant.split(), "go", "0x400000", "probes=boot",
+                   "modes=normal,pinned", "exit=return", "tlbdump=1", timeout=60, extra=extra)
+    log = run.log
+    assert "shim: PIT interrupt live, MSR[EE] on: 0x00000002 ticks in the first wait" in log, log
+    if "junktlb" in variant:
+        assert "shim: TLB filled with junk (TIDs, valid bits), PID 0x5a" in log
+    assert_real_board_banner(run, variant, via_go=True)
+    # Our start-up wrote every entry invalid with TID 0: the dump on leaving
+    # normal shows no junk TID (the miss handlers write with PID 0).
+    tids = re.findall(r"  tlb\[[ \d]+\] EPN 0x[0-9a-f]{8} \S+ +[V-] TID (\d+)", log)
+    assert len(tids) == 128 and set(tids) == {"0"}, log
+    assert run.results == {"boot.normal": "ok", "boot.pinned": "ok"}, log
+    assert "## Application terminated, rc = 0x00000000" in log
+    assert ("shim: after return: r1 r2 r13-r31 MSR EVPR TCR DCCR ICCR DCWR SGR vectors: ok; "
+            "PIT ticks: 0x00000002 at go, ") in log, log
+    m = re.search(r"at return, 0x([0-9a-f]{8}) more since", log)
+    assert m and int(m.group(1), 16) == 3, log
+    assert "shim: verdict: PASS" in log and "FAIL" not in log, log
+    # The second command: bootm of the uImage the first run left alone.
+    run2 = run_qemu("ref405ep", *variant.split(), "bootm", UIMG_HIGH, "probes=boot",
+                    "modes=real", timeout=60, extra=extra)
+    assert f"## Booting kernel from Legacy Image at {UIMG_HIGH} ... load 0x00400000" in run2.log
+    assert_real_board_banner(run2, variant, via_go=False)
+    assert run2.results == {"boot.real": "ok"} and run2.rc == 0, run2.log
+
+
+@pytest.mark.parametrize("variant", ["uboot1", "uboot2017 junktlb"])
+def test_return_then_second_command(shim, variant):
+    """After exit=return the shim takes its second command (after ';'):
+    it still works, after its verdict."""
+    extra = ["--kernel", shim, "--qemu", "-device", "--qemu", f"loader,file={ELF}"]
+    run = subprocess.run([os.path.join(TOP, "tools", "run-qemu"), "ref405ep", "--icount",
+                          "--timeout", "60", *extra, *variant.split(), "go", "0x400000",
+                          "probes=boot", "modes=normal", "exit=return", ";", "echo", "still", "here"],
+                         capture_output=True, text=True, timeout=90)
+    log = run.stdout
+    assert "shim: verdict: PASS" in log, log
+    assert "shim: echo still here icount=0" in log, log
+    assert log.index("shim: verdict: PASS") < log.index("shim: echo still here")
 
 
 def test_qemu_kernel_takes_only_elf():

@@ -1,7 +1,12 @@
 /* Naming the CPU, and stopping it. */
+#include <stdio.h>
 #include "arch.h"
+#include "mem.h"
 #include "ppc405.h"
 #include "report.h"
+
+extern char __free_ram_start[];
+static char probe_mem_note[128];
 
 const char arch_name[] = "ppc405";
 
@@ -26,7 +31,40 @@ void arch_describe_cpu(void)
 	uint32_t pvr = mfspr(SPR_PVR);
 
 	report_diag("cpu: PowerPC %s, PVR %#010lx", pvr_name(pvr), (unsigned long)pvr);
-	report_diag("tlb: 64 entries, software loaded; victim policy: %s", ppc405_tlbrepl_name());
+	report_diag("tlb: 64 entries, software loaded, all written invalid with TID 0 at start-up; "
+		    "victim policy: %s", ppc405_tlbrepl_name());
+	report_diag("%s", ppc405_cache_text());
+	report_diag("interrupts: MSR[EE,CE] off at entry (the loader's MSR 0x%08lx), TCR 0x%08lx "
+		    "(the loader's 0x%08lx: PIT/FIT/watchdog interrupts off until exit=return)",
+		    (unsigned long)loader_regs.msr, (unsigned long)mfspr(SPR_TCR),
+		    (unsigned long)loader_regs.tcr);
+	report_diag("probe memory: %#lx-%#lx (%s), then page tables to %#lx",
+		    (unsigned long)mem_probe_start(), (unsigned long)mem_probe_end(), probe_mem_note,
+		    (unsigned long)mem_ram_end());
+}
+
+/* U-Boot relocates itself to the top of RAM and keeps its stack just
+ * below; 'go' and bootm leave r1 there.  Probes get what lies below that
+ * stack less 1 MiB for its own use, as the PC's go path does.  QEMU's
+ * -kernel leaves r1 in SRAM (0xfff7fff8), outside RAM: nothing reserved. */
+void ppc405_set_probe_mem(uint64_t ram_bytes)
+{
+	uint32_t sp = loader_regs.r1;
+
+	uint64_t end = ram_bytes;
+
+	if (sp < ram_bytes && sp >= (2u << 20)) {
+		uint32_t below = (sp - (1u << 20)) & ~0xfffffu;
+		if (below < end)
+			end = below;
+		snprintf(probe_mem_note, sizeof(probe_mem_note),
+			 "below the loader's stack at %#lx less 1 MiB: its relocated copy lies above",
+			 (unsigned long)sp);
+	} else {
+		snprintf(probe_mem_note, sizeof(probe_mem_note),
+			 "to the end of RAM: the loader's stack at %#lx is outside RAM", (unsigned long)sp);
+	}
+	mem_set_free_ram((uintptr_t)__free_ram_start, end);
 }
 
 /* Nothing run-wide beyond the banner: the TLB's figures are its modes'. */

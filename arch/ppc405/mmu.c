@@ -125,8 +125,10 @@ static void tlb_invalidate(uint32_t va, uint32_t len, int pinned_too)
 		if (!(hi & TLBHI_V))
 			continue;
 		uint32_t sz = size_bytes((hi >> 7) & 7), epn = hi & ~(sz - 1);
-		if (epn < va + len && va < epn + sz)
+		if (epn < va + len && va < epn + sz) {
+			__asm__ volatile("sync" ::: "memory");	/* earlier accesses done first */
 			tlbwe_hi(i, 0);
+		}
 	}
 	ppc405_pid_restore();
 	mtmsr(msr);
@@ -504,7 +506,7 @@ void ppc405_mmu_init(void)
 	STATE(MMU_PID_OFF) = 0;
 	mtspr(277, TLB_SLOTS - 1);			/* SPRG5: first victim */
 	mtspr(275, (uint32_t)ppc405_pgd);		/* SPRG3 */
-	mtspr(SPR_PID, 0);
+	mtspr(SPR_PID, 0);				/* tlbwe takes TID from PID */
 	mtspr(SPR_ZPR, 0x55555555u);
 	__asm__ volatile("sync; isync" ::: "memory");
 	for (unsigned i = 0; i < TLB_SLOTS; i++) {

@@ -64,6 +64,15 @@
 #define SPR_SRR2	990
 #define SPR_SRR3	991
 #define SPR_DBCR0	1010
+#define SPR_PIT		987
+#define SPR_SGR		953	/* storage guarded, 1 bit per 128 MB region */
+#define SPR_DCWR	954	/* data cache write-through, per region */
+#define SPR_DCCR	1018	/* data cacheable, per region */
+#define SPR_ICCR	1019	/* instruction cacheable, per region */
+
+#define TCR_WIE		0x08000000	/* watchdog interrupt enable */
+#define TCR_PIE		0x04000000	/* PIT interrupt enable */
+#define TCR_FIE		0x00800000	/* FIT interrupt enable */
 
 #define ESR_DST		0x00800000	/* data storage, DTLB miss: a store */
 #define ESR_DIZ		0x00400000	/* data storage: zone fault */
@@ -112,6 +121,36 @@ struct ppc4xx_bd {
 uint64_t ppc405_sdram_bytes(void);
 
 void ppc405_return_to_loader(int status) __attribute__((noreturn));
+
+/* start.S: what the loader left, in this order (LR_* offsets there). */
+struct ppc405_loader_regs {
+	uint32_t r1, r2, lr, msr, evpr;
+	uint32_t r13_31[19];		/* r29 = r13_31[16]: U-Boot 1.x's gd */
+	uint32_t tcr, dccr, iccr, dcwr, sgr;
+};
+extern struct ppc405_loader_regs loader_regs;
+
+/* The bd_t the loader passed (copied; intfreq/busfreq in Hz even when the
+ * loader gave MHz), and how to describe its intfreq in a banner. */
+const struct ppc4xx_bd *ppc405_take_bd(const struct ppc4xx_bd *b);
+const char *ppc405_bd_intfreq_text(void);
+
+/* cache.c: DCCR/ICCR over RAM, write-back, the rest guarded (Linux 40x
+ * MMU_init_hw); the return path (start.S) gives the loader's back. */
+void ppc405_cache_init(uint64_t ram_bytes);
+void ppc405_dcache_flush_all(uint32_t bytes);
+extern uint32_t ppc405_dcache_flush_bytes;
+const char *ppc405_cache_text(void);
+
+/* clocks.c: the CPU clock from the PLL registers, by PVR (405GP, 405EP),
+ * given the board's SysClk; 0 when this chip's PLL is not decoded.  `src`
+ * gets the registers read. */
+uint32_t ppc405_pll_cpu_hz(uint32_t sysclk_hz, char *src, unsigned src_size);
+
+/* cpu.c: probe memory from the end of the image to the end of RAM, or to
+ * below the loader's stack when that lies in RAM (U-Boot's relocated copy
+ * is above it); the banner says which. */
+void ppc405_set_probe_mem(uint64_t ram_bytes);
 
 /* The state exceptions.c saves (vectors.S F_* offsets). */
 struct ppc405_frame {

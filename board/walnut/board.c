@@ -7,7 +7,8 @@
 #include "mem.h"
 #include "ppc405.h"
 
-extern char __free_ram_start[];
+/* The Walnut's system clock oscillator (SysClk into the 405GP's PLL). */
+#define WALNUT_SYSCLK	33333333u
 
 const char board_name[] = "walnut";
 const int board_has_qemu_exit = 0;
@@ -28,7 +29,8 @@ void board_init(struct boot_info *bi)
 {
 	const struct ppc4xx_bd *bd = bi->bd;
 
-	static char ram_source[96];
+	static char ram_source[96], clock_source[192];
+	char pll[128];
 
 	/* The SDRAM controller is the truth; the bd_t is a cross-check. */
 	bi->ram_bytes = ppc405_sdram_bytes();
@@ -39,16 +41,19 @@ void board_init(struct boot_info *bi)
 			 (unsigned long)(bd->memsize >> 20));
 		bi->ram_source = ram_source;
 	}
-	if (bd) {
-		bi->cpu_hz = bd->intfreq;
-		bi->cpu_hz_source = "bd_t intfreq";
-	} else {
-		/* 405GP PLL decoding is not done here: without a bd_t (go from
-		 * a U-Boot whose gd was not found) the clock stays unknown. */
-		bi->cpu_hz = 0;
-		bi->cpu_hz_source = "no bd_t from the loader";
-	}
-	mem_set_free_ram((uintptr_t)__free_ram_start, bi->ram_bytes);
+	/* The CPU clock from the 405GP's PLL registers and the Walnut's
+	 * 33.333 MHz SysClk oscillator: known with no bd_t at all (IBM's
+	 * OpenBIOS passes none; U-Boot 1.x's gd may not be found). */
+	bi->cpu_hz = ppc405_pll_cpu_hz(WALNUT_SYSCLK, pll, sizeof(pll));
+	if (!bi->cpu_hz && bd)
+		bi->cpu_hz = bd->intfreq;	/* no PLL decoding for this chip */
+	if (bd)
+		snprintf(clock_source, sizeof(clock_source), "%s; %s", pll, ppc405_bd_intfreq_text());
+	else
+		snprintf(clock_source, sizeof(clock_source), "%s; no bd_t from the loader", pll);
+	bi->cpu_hz_source = clock_source;
+	ppc405_cache_init(bi->ram_bytes);
+	ppc405_set_probe_mem(bi->ram_bytes);
 }
 
 void board_exit(int how, int status)

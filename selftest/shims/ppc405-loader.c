@@ -1,16 +1,36 @@
 /* A stand-in for U-Boot on QEMU's ref405ep, for the entry-convention tests.
  * QEMU boots this shim with -kernel (r3 = bd_t, r6/r7 = the -append
  * string); the mmubench image is already in memory through QEMU's loader
- * device.  The first word of the command line says what to play:
+ * device.  The command line is [VARIANT...] COMMAND [; COMMAND]:
  *
  *   go ADDR ARGS...    U-Boot's go: entry(argc, argv) with argv[0] = "ADDR",
- *                      r2 = a global data block whose first word points to
- *                      the bd_t (as U-Boot's gd), then print the return
- *                      code and reset (QEMU exits)
- *   go-nogd ADDR ...   the same with r2 = 0
+ *                      r13..r31 set to known values (0x5a0000nn) and gd in
+ *                      r2 (or r29): a block whose first word points to the
+ *                      bd_t.  On return: print the return code, check our
+ *                      registers, vectors, timer and cache registers and
+ *                      that PIT ticks still arrive, print a verdict line
+ *   go-nogd ADDR ...   the same with no gd (r2 = 0)
  *   bootm UIMG ARGS... U-Boot's bootm of a legacy "kernel" uImage at UIMG:
  *                      check magic and both CRCs, copy the data to its load
- *                      address, enter with r3 = bd_t, r6/r7 = ARGS
+ *                      address, interrupts off, enter with r3 = bd_t,
+ *                      r6/r7 = ARGS
+ *   echo WORDS...      print "shim: echo WORDS" (a second command that
+ *                      shows the shim still works after a return)
+ *
+ * After the first command returns, the one after ';' runs; then the shim
+ * resets the core (QEMU exits).  VARIANTs play the firmware a Walnut has:
+ *
+ *   uboot1     U-Boot 1.x: gd in r29 (r2 points to a word that is no bd_t),
+ *              its own vectors at its own EVPR, a 1 ms PIT interrupt with
+ *              MSR[EE] on at go (counted by its handler), DCCR = 0
+ *   uboot2017  U-Boot 2017: gd in r2, the same live PIT interrupt
+ *   mhz        clocks_in_mhz: the bd_t's intfreq and busfreq in MHz
+ *   junktlb    all 64 TLB entries written with junk (TIDs, valid bits,
+ *              PID) before the jump; never SIZE=1K or E=1, which QEMU
+ *              aborts on
+ *
+ * The shim's stack is near the top of RAM (0x07c00000), where a relocated
+ * U-Boot keeps its own.
  *
  * Built by selftest/test_ppc405_boot.py: powerpc-linux-gnu-gcc -mcpu=405
  * -ffreestanding -nostdlib -Wl,-Ttext=0x100000. */
@@ -18,19 +38,99 @@
 
 #define UART0 ((volatile uint8_t *)0xEF600300)
 
-char stack[8192] __attribute__((aligned(16)));
+#define SHIM_STACK	0x07c00000u	/* below it: free RAM, as under a relocated U-Boot */
+#define PIT_1MS		333333u		/* QEMU's ref405ep timebase: 333.33 MHz */
+
+#define TCR_PIE		0x04000000u
+#define TCR_ARE		0x00400000u
+#define MSR_EE		0x00008000u
+
 void shim_main(uint32_t bd, uint32_t r4, uint32_t r5, char *cmd, char *cmd_end);
 
 /* Our own stack, then C with the loader's r3..r7 untouched. */
 __asm__(".section .text.start, \"ax\"\n"
 	".globl _start\n"
 	"_start:\n"
-	"	lis 1, (stack + 8192 - 16)@ha\n"
-	"	addi 1, 1, (stack + 8192 - 16)@l\n"
+	"	lis 1, (0x07c00000 - 16)@ha\n"
+	"	addi 1, 1, (0x07c00000 - 16)@l\n"
 	"	li 0, 0\n"
 	"	stw 0, 0(1)\n"
 	"	b shim_main\n"
 	".previous\n");
+
+/* Our vectors, at our own EVPR (64 KiB aligned): the PIT's handler counts
+ * ticks and clears TSR[PIS] (TCR[ARE] reloads the PIT); every other vector
+ * reports itself and stops. */
+volatile uint32_t pit_ticks;
+void shim_unexpected(uint32_t vector, uint32_t srr0);
+#define VEC(off) ".org " #off "\n li 3, " #off "\n mfspr 4, 26\n b shim_unexpected\n"
+__asm__(".section .shimvec, \"ax\"\n"
+	".align 16\n"
+	".globl shim_vectors\n"
+	"shim_vectors:\n"
+	VEC(0x100) VEC(0x200) VEC(0x300) VEC(0x400) VEC(0x500) VEC(0x600) VEC(0x700)
+	VEC(0x800) VEC(0x900) VEC(0xc00) VEC(0xd00) VEC(0xf00)
+	".org 0x1000\n"			/* PIT: 4 words until FIT's vector */
+	"	b shim_pit\n"
+	VEC(0x1010) VEC(0x1020) VEC(0x1100) VEC(0x1200) VEC(0x2000)
+	".globl shim_vectors_end\n"
+	"shim_vectors_end:\n"
+	"shim_pit:\n"
+	"	mtspr 272, 3\n"		/* SPRG0, SPRG1: scratch */
+	"	mtspr 273, 4\n"
+	"	lis 3, pit_ticks@ha\n"
+	"	lwz 4, pit_ticks@l(3)\n"
+	"	addi 4, 4, 1\n"		/* addi: CR untouched */
+	"	stw 4, pit_ticks@l(3)\n"
+	"	lis 4, 0x0800\n"	/* TSR[PIS]: write 1 to clear */
+	"	mtspr 984, 4\n"
+	"	mfspr 4, 273\n"
+	"	mfspr 3, 272\n"
+	"	rfi\n"
+	".previous\n");
+extern char shim_vectors[], shim_vectors_end[];
+
+/* go: r13..r31 = 0x5a0000nn (r29 = gd for U-Boot 1.x), r2 = gd (2.x);
+ * call; store r1, r2, r13..r31 as they came back; our own back.
+ * shim_call(entry, argc, argv, r2, r29) */
+uint32_t regs_after[21], saved_sp;
+__asm__(".text\n"
+	".globl shim_call\n"
+	"shim_call:\n"
+	"	stwu 1, -112(1)\n"
+	"	mflr 0\n"
+	"	stw 0, 116(1)\n"
+	"	stmw 13, 8(1)\n"	/* ours: 8..84 */
+	"	stw 2, 84(1)\n"
+	"	lis 11, saved_sp@ha\n"
+	"	stw 1, saved_sp@l(11)\n"
+	"	mtctr 3\n"
+	"	mr 3, 4\n"
+	"	mr 4, 5\n"
+	"	mr 2, 6\n"
+	"	mr 0, 7\n"
+	".irp n, 13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31\n"
+	"	lis \\n, 0x5a00\n"
+	"	ori \\n, \\n, \\n\n"
+	".endr\n"
+	"	cmpwi 0, 0\n"		/* r29 = gd when given */
+	"	beq 1f\n"
+	"	mr 29, 0\n"
+	"1:	bctrl\n"
+	"	lis 11, regs_after@ha\n"
+	"	addi 11, 11, regs_after@l\n"
+	"	stw 1, 0(11)\n"
+	"	stw 2, 4(11)\n"
+	"	stmw 13, 8(11)\n"
+	"	lis 11, saved_sp@ha\n"
+	"	lwz 1, saved_sp@l(11)\n"	/* ours, even if it came back wrong */
+	"	lwz 2, 84(1)\n"
+	"	lmw 13, 8(1)\n"
+	"	lwz 0, 116(1)\n"
+	"	mtlr 0\n"
+	"	addi 1, 1, 112\n"
+	"	blr\n");
+uint32_t shim_call(uint32_t entry, int argc, char **argv, uint32_t r2, uint32_t r29);
 
 static void putc_(char c)
 {
@@ -85,51 +185,196 @@ static uint32_t crc32(const uint8_t *p, uint32_t n)
 	return ~c;
 }
 
+#define mfspr(n) ({ uint32_t v_; __asm__ volatile("mfspr %0, %1" : "=r"(v_) : "i"(n)); v_; })
+#define mtspr(n, v) __asm__ volatile("mtspr %0, %1" : : "i"(n), "r"((uint32_t)(v)) : "memory")
+
+static uint32_t mfmsr(void)
+{
+	uint32_t v;
+	__asm__ volatile("mfmsr %0" : "=r"(v));
+	return v;
+}
+
+static void mtmsr(uint32_t v)
+{
+	__asm__ volatile("mtmsr %0; isync" : : "r"(v) : "memory");
+}
+
+void shim_unexpected(uint32_t vector, uint32_t srr0)
+{
+	puts_("shim: unexpected exception at vector ");
+	puthex(vector);
+	puts_(", SRR0 ");
+	puthex(srr0);
+	puts_("\n");
+	reset();
+}
+
 static char line[1024];
 static uint32_t gd[16];		/* U-Boot's global data: gd->bd first */
-static char *argv[40];
+static uint32_t not_a_gd[4] = { 3 };	/* uboot1's r2: its first word is no bd_t */
+static uint32_t bd_copy[32];	/* the bd_t we pass: QEMU's, clocks maybe in MHz */
+static char *words[64];
+static int uboot1, uboot2017, mhz, junktlb;
 
-void shim_main(uint32_t bd, uint32_t r4, uint32_t r5, char *cmd, char *cmd_end)
+/* The state a U-Boot leaves live at go, read back after a return. */
+#define SPR_EVPR 982
+#define SPR_TCR	986
+#define SPR_PIT	987
+#define SPR_PID	945
+#define SPR_DCCR 1018
+#define SPR_ICCR 1019
+#define SPR_DCWR 954
+#define SPR_SGR	953
+struct fwstate { uint32_t msr, evpr, tcr, dccr, iccr, dcwr, sgr, vec_sum; };
+
+static uint32_t vectors_sum(void)
 {
-	int argc = 0, n = 0;
-	(void)r4, (void)r5;
+	uint32_t sum = 0;
+	for (const uint32_t *p = (const uint32_t *)shim_vectors; p < (const uint32_t *)shim_vectors_end; p++)
+		sum = sum * 31 + *p;
+	return sum;
+}
 
-	/* Copy and split the command line (QEMU's r6..r7). */
-	while (cmd + n < cmd_end && cmd[n] && n < (int)sizeof(line) - 1) {
-		line[n] = cmd[n];
-		n++;
+static void fw_read(struct fwstate *f)
+{
+	f->msr = mfmsr();
+	f->evpr = mfspr(SPR_EVPR);
+	f->tcr = mfspr(SPR_TCR);
+	f->dccr = mfspr(SPR_DCCR);
+	f->iccr = mfspr(SPR_ICCR);
+	f->dcwr = mfspr(SPR_DCWR);
+	f->sgr = mfspr(SPR_SGR);
+	f->vec_sum = vectors_sum();
+}
+
+static uint32_t tb(void)
+{
+	uint32_t v;
+	__asm__ volatile("mftb %0" : "=r"(v));
+	return v;
+}
+
+/* Wait for n more PIT ticks, at most 20 ms of timebase; the ticks seen. */
+static uint32_t wait_ticks(uint32_t n)
+{
+	uint32_t t0 = pit_ticks, start = tb();
+	while (pit_ticks - t0 < n && tb() - start < 20 * PIT_1MS)
+		;
+	return pit_ticks - t0;
+}
+
+/* U-Boot's interrupt_init on a 405: its vectors, a 1 ms PIT with
+ * auto-reload, interrupts on.  And its cache registers (DCCR = 0). */
+static void firmware_setup(void)
+{
+	if (!uboot1 && !uboot2017)
+		return;
+	mtspr(SPR_DCCR, 0);
+	mtspr(SPR_ICCR, uboot1 ? 0x00000001u : 0x80000001u);
+	mtspr(SPR_DCWR, 0);
+	mtspr(SPR_SGR, uboot1 ? 0xfffffffeu : 0x7fffffffu);
+	mtspr(SPR_EVPR, (uint32_t)shim_vectors);
+	mtspr(SPR_PIT, PIT_1MS);
+	mtspr(SPR_TCR, TCR_PIE | TCR_ARE);
+	mtmsr(mfmsr() | MSR_EE);
+	uint32_t n = wait_ticks(2);
+	puts_("shim: PIT interrupt live, MSR[EE] on: ");
+	puthex(n);
+	puts_(" ticks in the first wait\n");
+}
+
+/* Junk in every TLB entry: TIDs 1..255, some valid, sizes 4K..16M, PID
+ * left at a junk value.  Never SIZE=1K (0) or E=1: QEMU aborts on them. */
+static void junk_tlb(void)
+{
+	for (uint32_t i = 0; i < 64; i++) {
+		uint32_t tid = (i * 37 + 1) & 0xff, size = 1 + i % 7;
+		uint32_t hi = (i << 24 & 0xff000000u) | size << 7 | (i & 1 ? 0x40 : 0);
+		uint32_t lo = ((i * 0x01230000u) & 0xfffffc00u) | 0x300;
+		mtspr(SPR_PID, tid);
+		__asm__ volatile("tlbwe %0, %1, 1" : : "r"(lo), "r"(i));
+		__asm__ volatile("tlbwe %0, %1, 0" : : "r"(hi), "r"(i));
 	}
-	line[n] = 0;
-	for (char *p = line; *p && argc < 39;) {
-		while (*p == ' ')
-			*p++ = 0;
-		if (!*p)
-			break;
-		argv[argc++] = p;
-		while (*p && *p != ' ')
-			p++;
+	mtspr(SPR_PID, 0x5a);
+	__asm__ volatile("isync");
+	puts_("shim: TLB filled with junk (TIDs, valid bits), PID 0x5a\n");
+}
+
+static void check(const char *what, uint32_t got, uint32_t want, int *bad)
+{
+	if (got == want)
+		return;
+	puts_("shim: after return: ");
+	puts_(what);
+	puts_(" is ");
+	puthex(got);
+	puts_(", was ");
+	puthex(want);
+	puts_("\n");
+	(*bad)++;
+}
+
+static void cmd_go(char **argv, int argc, uint32_t bd)
+{
+	int nogd = argv[0][2] == '-';
+	uint32_t entry = parse_hex(argv[1]);
+	uint32_t r2 = nogd ? 0 : uboot1 ? (uint32_t)not_a_gd : (uint32_t)gd;
+	uint32_t r29 = !nogd && uboot1 ? (uint32_t)gd : 0;
+	struct fwstate before, after;
+
+	gd[0] = nogd ? 0 : bd;
+	puts_("## Starting application at ");
+	puts_(argv[1]);
+	puts_(" ...\n");
+	if (junktlb)
+		junk_tlb();
+	fw_read(&before);
+	uint32_t ticks0 = pit_ticks;
+	int rc = shim_call(entry, argc - 1, argv + 1, r2, r29);
+	uint32_t ticks1 = pit_ticks;
+	puts_("## Application terminated, rc = ");
+	puthex(rc);
+	puts_("\n");
+
+	/* What U-Boot relies on after go: its registers, vectors, timer
+	 * and cache state, and its tick still arriving. */
+	int bad = 0;
+	fw_read(&after);
+	check("r1", regs_after[0], saved_sp, &bad);
+	check("r2", regs_after[1], r2, &bad);
+	for (int n = 13; n <= 31; n++) {
+		static char name[] = "r00";
+		name[1] = '0' + n / 10, name[2] = '0' + n % 10;
+		check(name, regs_after[2 + n - 13], n == 29 && r29 ? r29 : 0x5a000000u | n, &bad);
 	}
-	argv[argc] = 0;
-	if (argc < 2) {
-		puts_("shim: usage: go ADDR ARGS... | bootm UIMG ARGS...\n");
-		reset();
+	check("MSR", after.msr, before.msr, &bad);
+	check("EVPR", after.evpr, before.evpr, &bad);
+	check("TCR", after.tcr, before.tcr, &bad);
+	check("DCCR", after.dccr, before.dccr, &bad);
+	check("ICCR", after.iccr, before.iccr, &bad);
+	check("DCWR", after.dcwr, before.dcwr, &bad);
+	check("SGR", after.sgr, before.sgr, &bad);
+	check("vector checksum", after.vec_sum, before.vec_sum, &bad);
+	puts_("shim: after return: r1 r2 r13-r31 MSR EVPR TCR DCCR ICCR DCWR SGR vectors: ");
+	puts_(bad ? "FAIL" : "ok");
+	if (uboot1 || uboot2017) {
+		uint32_t n = wait_ticks(3);
+		puts_("; PIT ticks: ");
+		puthex(ticks0);
+		puts_(" at go, ");
+		puthex(ticks1);
+		puts_(" at return, ");
+		puthex(n);
+		puts_(" more since");
+		if (n < 3)
+			bad++;
 	}
-	if (argv[0][0] == 'g') {
-		/* go: argv[0] of the application is the address string. */
-		int (*entry)(int, char **) = (int (*)(int, char **))parse_hex(argv[1]);
-		puts_("## Starting application at ");
-		puts_(argv[1]);
-		puts_(" ...\n");
-		/* U-Boot keeps gd in r2 (a fixed register for the compiler). */
-		gd[0] = argv[0][2] == '-' ? 0 : bd;
-		register uint32_t r2 __asm__("r2") = argv[0][2] == '-' ? 0 : (uint32_t)gd;
-		__asm__ volatile("" : : "r"(r2));
-		int rc = entry(argc - 1, argv + 1);
-		puts_("## Application terminated, rc = ");
-		puthex(rc);
-		puts_("\n");
-		reset();
-	}
+	puts_(bad ? "\nshim: verdict: FAIL\n" : "\nshim: verdict: PASS\n");
+}
+
+static void cmd_bootm(char **argv, int argc, uint32_t bd, char *args_end)
+{
 	/* bootm: a legacy uImage header is 64 bytes, big-endian. */
 	const uint32_t *h = (const uint32_t *)parse_hex(argv[1]);
 	uint8_t hdr[64];
@@ -157,20 +402,106 @@ void shim_main(uint32_t bd, uint32_t r4, uint32_t r5, char *cmd, char *cmd_end)
 	puts_(" entry ");
 	puthex(ep);
 	puts_("\n");
+	mtmsr(mfmsr() & ~MSR_EE);	/* bootm: disable_interrupts(); TCR[PIE] stays on */
 	for (uint32_t i = 0; i < size; i++)
 		((uint8_t *)load)[i] = data[i];
 	__asm__ volatile("dcbst 0, %0; sync; icbi 0, %0; isync" : : "r"(load) : "memory");
-	/* The bootargs: everything after the uImage address, NULs of the
+	if (junktlb)
+		junk_tlb();
+	/* The bootargs: the words after the uImage address, NULs of the
 	 * split turned back into spaces. */
-	char *args = argc > 2 ? argv[2] : line + n;
-	for (char *p = args; p < line + n; p++)
+	char *args = argc > 2 ? argv[2] : args_end;
+	for (char *p = args; p < args_end; p++)
 		if (!*p)
 			*p = ' ';
 	register uint32_t r3 __asm__("r3") = bd;
 	register uint32_t r6 __asm__("r6") = (uint32_t)args;
-	register uint32_t r7 __asm__("r7") = (uint32_t)(line + n);
+	register uint32_t r7 __asm__("r7") = (uint32_t)args_end;
 	register uint32_t r4_ __asm__("r4") = 0, r5_ __asm__("r5") = 0;
 	__asm__ volatile("mtctr %0; bctr" : : "r"(ep), "r"(r3), "r"(r4_), "r"(r5_), "r"(r6), "r"(r7));
 	for (;;)
 		;
+}
+
+/* One command: words[0..n), its text ending at `end` (for bootargs). */
+static void run_command(char **argv, int argc, uint32_t bd, char *end)
+{
+	argv[argc] = 0;
+	if (argc >= 1 && argv[0][0] == 'e' && argv[0][1] == 'c') {
+		puts_("shim: echo");
+		for (int i = 1; i < argc; i++) {
+			puts_(" ");
+			puts_(argv[i]);
+		}
+		puts_("\n");
+		return;
+	}
+	if (argc < 2) {
+		puts_("shim: usage: [uboot1|uboot2017|mhz|junktlb]... go ADDR ARGS... | "
+		      "bootm UIMG ARGS... | echo WORDS... [; COMMAND]\n");
+		reset();
+	}
+	if (argv[0][0] == 'g')
+		cmd_go(argv, argc, bd);
+	else
+		cmd_bootm(argv, argc, bd, end);
+}
+
+static int word_is(const char *w, const char *s)
+{
+	while (*w && *w == *s)
+		w++, s++;
+	return *w == *s;
+}
+
+void shim_main(uint32_t bd, uint32_t r4, uint32_t r5, char *cmd, char *cmd_end)
+{
+	int nwords = 0, n = 0;
+	(void)r4, (void)r5;
+
+	/* Copy and split the command line (QEMU's r6..r7), and QEMU's bd_t
+	 * (both lie in RAM the image may use). */
+	while (cmd + n < cmd_end && cmd[n] && n < (int)sizeof(line) - 1) {
+		line[n] = cmd[n];
+		n++;
+	}
+	line[n] = 0;
+	for (int i = 0; i < 32; i++)
+		bd_copy[i] = ((const uint32_t *)bd)[i];
+	char *ends[64];
+	for (char *p = line; *p && nwords < 63;) {
+		while (*p == ' ')
+			*p++ = 0;
+		if (!*p)
+			break;
+		words[nwords] = p;
+		while (*p && *p != ' ')
+			p++;
+		ends[nwords++] = p;
+	}
+	int first = 0;
+	for (; first < nwords; first++) {
+		const char *w = words[first];
+		if (word_is(w, "uboot1")) uboot1 = 1;
+		else if (word_is(w, "uboot2017")) uboot2017 = 1;
+		else if (word_is(w, "mhz")) mhz = 1;
+		else if (word_is(w, "junktlb")) junktlb = 1;
+		else break;
+	}
+	if (mhz) {		/* clocks_in_mhz: intfreq (44) and busfreq (48) in MHz */
+		bd_copy[11] /= 1000000;
+		bd_copy[12] /= 1000000;
+	}
+	firmware_setup();
+	int semi = first;
+	while (semi < nwords && !word_is(words[semi], ";"))
+		semi++;
+	char *end1 = semi < nwords ? words[semi] : line + n;
+	if (semi < nwords)
+		*words[semi] = 0;	/* bootargs of the first command end there */
+	run_command(words + first, semi - first, (uint32_t)bd_copy,
+		    semi > first ? ends[semi - 1] : end1);
+	if (semi + 1 < nwords)
+		run_command(words + semi + 1, nwords - semi - 1, (uint32_t)bd_copy, line + n);
+	reset();
 }
