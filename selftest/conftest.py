@@ -84,7 +84,11 @@ def kvm_reason():
         return "/dev/kvm is missing"
     if not os.access("/dev/kvm", os.R_OK | os.W_OK):
         return "/dev/kvm is not accessible"
-    p = subprocess.run(["qemu-system-i386", "-accel", "kvm", "-M", "none", "-display", "none",
+    if os.path.isdir("/sys/module/kvm_pvm"):   # as tools/run-qemu's kvm_usable
+        return "/dev/kvm is PVM (kvm_pvm), which refuses 32-bit paging (#GP on CR0.PG)"
+    # The VM tools/run-qemu starts, vCPU included (-M none has none to fail).
+    p = subprocess.run(["qemu-system-i386", "-accel", "kvm", "-M", "pc", "-cpu",
+                        "host,host-cache-info=on,-arch-capabilities", "-S", "-display", "none",
                         "-nodefaults", "-monitor", "stdio"], input="quit\n",
                        capture_output=True, text=True, timeout=60)
     if p.returncode != 0:
