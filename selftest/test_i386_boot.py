@@ -74,6 +74,8 @@ def test_banner_cpuid_and_clock_lines():
                      r"PCID (yes|no)", text)
     assert re.search(r"# cpu caches \((CPUID [^)]+|not reported by CPUID)\): L1d \d+ KiB", text)
     assert re.search(r"# cpu TLBs \((CPUID [^)]+|not reported by CPUID)\): dTLB 4K \d+", text)
+    assert re.search(r"# mtrr (\(read only\): (enabled|disabled \(all memory UC\)), fixed ranges "
+                     r"(on|off), default type \S+|: none \(CPUID 1 EDX bit 12 clear\))", text), text
     assert re.search(r"# tsc cross-check: ", text)
     assert re.search(r"# tick clock: \d+ Hz \(measured: \d+ TSC ticks over \d+ PIT ticks", text)
     # QEMU's -cpu max reports L1d and L2 (AMD leaves): measurements as well.

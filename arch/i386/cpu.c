@@ -175,6 +175,38 @@ static int decode_amd(void)
 	return 1;
 }
 
+/* The MTRRs, read and never written (the firmware owns them): whether
+ * the fixed ranges give the first MiB several memory types, which is why
+ * pse and pae2m map it with 4K pages (SDM Vol. 3A 11.11.9). */
+static void describe_mtrr(uint32_t cpuid1_edx)
+{
+	static const char *const type[8] = { "UC", "WC", "2?", "3?", "WT", "WP", "WB", "7?" };
+	static const uint16_t fixed[11] = { 0x250, 0x258, 0x259, 0x268, 0x269, 0x26a, 0x26b,
+					    0x26c, 0x26d, 0x26e, 0x26f };
+	char seen[40] = "";
+	unsigned types = 0;
+
+	if (!(cpuid1_edx & (1u << 12))) {
+		report_diag("mtrr: none (CPUID 1 EDX bit 12 clear)");
+		return;
+	}
+	uint64_t cap = rdmsr(0xfe), def = rdmsr(0x2ff);	/* IA32_MTRRCAP, _DEF_TYPE */
+	int on = !!(def & (1u << 11)), fixed_on = on && (def & (1u << 10)) && (cap & (1u << 8));
+	if (fixed_on) {
+		for (int i = 0; i < 11; i++) {		/* 8 ranges a register, a type a byte */
+			uint64_t v = rdmsr(fixed[i]);
+			for (int b = 0; b < 8; b++)
+				types |= 1u << ((v >> (8 * b)) & 7);
+		}
+		for (int t = 0; t < 8; t++)
+			if (types & (1u << t))
+				snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen), " %s", type[t]);
+	}
+	report_diag("mtrr (read only): %s, fixed ranges %s, default type %s%s%s",
+		    on ? "enabled" : "disabled (all memory UC)", fixed_on ? "on" : "off",
+		    type[def & 7], fixed_on ? "; first MiB:" : "", seen);
+}
+
 void arch_describe_cpu(void)
 {
 	uint32_t r[4], sig[4];
@@ -199,6 +231,7 @@ void arch_describe_cpu(void)
 		    i386_cpu.pge ? "yes" : "no", i386_cpu.nx ? "yes" : "no",
 		    i386_cpu.pcid ? "yes (used only in 64-bit mode)" : "no",
 		    (unsigned long)sig[3], (unsigned long)sig[2]);
+	describe_mtrr(sig[3]);
 
 	/* Caches: leaf 4, else leaf 2, else AMD's; TLBs: leaf 2, leaf 0x18, AMD. */
 	memset(&info, 0, sizeof(info));

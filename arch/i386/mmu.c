@@ -6,6 +6,9 @@
  *   pae     64-bit entries, PDPT + directories + tables (CR4.PAE), 4K pages
  *   pae2m   64-bit entries, 2M pages where a region allows, 4K elsewhere
  *
+ * In pse and pae2m the default mapping's first large page (0..4M, 0..2M)
+ * is 4K pages: see enter().
+ *
  * Each translated mode's enter() builds the default mapping from scratch:
  * all RAM from 0 to the end of the RAM region holding the image, 1:1
  * (the PC's devices are reached through I/O ports: none needs MMIO).  With
@@ -464,23 +467,35 @@ static int enter(const struct mmu_mode *m)
 	if (kend > map_end)
 		kend = map_end;
 	unsigned kattr = MMU_READ | MMU_WRITE | MMU_EXEC | (opt_global ? MMU_GLOBAL : 0);
-	if (do_map(0, 0, kend, kattr) < 0 ||
+	/* The first large page's span (0..4M pse, 0..2M pae2m) in 4K pages:
+	 * the fixed-range MTRRs give the first MiB several memory types, and
+	 * a CPU splits a large page over mixed types into 4K TLB entries
+	 * (SDM Vol. 3A 11.11.9), so a large page there would not be one.
+	 * One do_map per page: a 4K length never makes a large page. */
+	uintptr_t small_end = f->large ? large_size() : 0;
+	if (small_end > kend)
+		small_end = kend;
+	for (uintptr_t a = 0; a < small_end; a += PAGE)
+		if (do_map(a, a, PAGE, kattr) < 0)
+			goto fail;
+	if (do_map(small_end, small_end, kend - small_end, kattr) < 0 ||
 	    do_map(kend, kend, map_end - kend, MMU_READ | MMU_WRITE) < 0)
 		goto fail;
 
-	/* Switch: paging off (it is), CR4, EFER.NXE, CR3, then PG and WP. */
+	/* Switch: paging off (it is), CR4, EFER.NXE, CR3, then PG and WP;
+	 * PGE only once paging is on (SDM Vol. 3A 2.5, CR4.PGE). */
 	cr4 = read_cr4() & ~(CR4_PSE | CR4_PAE | CR4_PGE);
 	if (f->pae)
 		cr4 |= CR4_PAE;		/* PAE has 2M pages without PSE */
 	else if (f->large)
 		cr4 |= CR4_PSE;
-	if (pge_on)
-		cr4 |= CR4_PGE;
 	write_cr4(cr4);
 	if (nx_on)
 		wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_NXE);
 	write_cr3(kern_root);
 	write_cr0(read_cr0() | CR0_PG | CR0_WP);
+	if (pge_on)
+		write_cr4(cr4 | CR4_PGE);
 	do_flush_all();			/* every mode starts from a full flush */
 	return 0;
 fail:
@@ -498,6 +513,22 @@ static void tlb_info(struct mmu_tlb_info *t)
 
 static void figures(struct mmu_figures *f)
 {
+	if (cur->large) {	/* which pages are large (enter() keeps the first span 4K) */
+		uintptr_t small_end = large_size() < map_end ? large_size() : map_end;
+		uintptr_t lend = map_end & ~(large_size() - 1);
+		char tail[40] = "";
+		if (lend < map_end)
+			snprintf(tail, sizeof(tail), ", 0x%08lx-0x%08lx (RAM's end)",
+				 (unsigned long)lend, (unsigned long)map_end - 1);
+		if (lend > small_end)
+			report_diag("%s: large pages 0x%08lx-0x%08lx; 4K pages 0x00000000-0x%08lx "
+				    "(fixed-range MTRRs split the first MiB)%s", cur->name,
+				    (unsigned long)small_end, (unsigned long)lend - 1,
+				    (unsigned long)small_end - 1, tail);
+		else
+			report_diag("%s: no large pages (RAM ends at %#lx)", cur->name,
+				    (unsigned long)map_end);
+	}
 	f->pagetable_bytes = cur->pae ? sizeof(pdpt) : 0;	/* the rest is from the pool */
 	f->mapped_bytes = map_end;
 	snprintf(f->summary, sizeof(f->summary), "1:1 map of 0x00000000-0x%08lx, NX %s, global %s",

@@ -111,12 +111,15 @@ i386_return_to_loader:
 	movl	%cr0, %ecx		/* paging off first: we run identity-mapped */
 	andl	$0x7fffffff, %ecx
 	movl	%ecx, %cr0
-	movl	loader_cr4, %ecx	/* U-Boot's CR4 ... */
+	movl	loader_cr4, %ecx	/* U-Boot's CR4 without PGE (set only with */
+	andl	$~0x80, %ecx		/* paging on: SDM Vol. 3A 2.5) ... */
 	movl	%ecx, %cr4
 	movl	loader_cr3, %ecx	/* ... CR3 ... */
 	movl	%ecx, %cr3
-	movl	loader_cr0, %ecx	/* ... and CR0 (paging back on only if it had it) */
+	movl	loader_cr0, %ecx	/* ... CR0 (paging back on only if it had it) ... */
 	movl	%ecx, %cr0
+	movl	loader_cr4, %ecx	/* ... then all of its CR4, PGE included */
+	movl	%ecx, %cr4
 	lgdt	loader_gdtr
 	lidt	loader_idtr
 	movw	loader_ds, %cx		/* U-Boot's data selectors, from its GDT */
