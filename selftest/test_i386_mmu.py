@@ -96,11 +96,10 @@ def test_every_mode_enters_checks_and_runs(all_modes):
     check_modes(run, "256 MiB")
 
 
-def test_large_pages_split_for_4k_faults(all_modes):
-    """The demand probe's buffer lies at the start of probe RAM (3 MiB),
-    inside pae2m's 2M page at 2 MiB: its 4K unmaps and protects must split
-    that page (the exact counts in check_modes prove it).  In the dump,
-    taken on first entry, only the first large page's span is a table."""
+def test_default_map_before_any_split(all_modes):
+    """The dump is taken when a mode is first left: after `boot`, which maps
+    nothing, it shows the default mapping: in pse and pae2m only the first
+    large page's span is a table, everything above large pages."""
     run = all_modes
     for mode in ("pse", "pae2m"):
         dump = [l for l in ptdump_lines(run, mode) if "PDE[" in l]
@@ -109,6 +108,21 @@ def test_large_pages_split_for_4k_faults(all_modes):
     for mode in ("2level", "pae"):
         dump = ptdump_lines(run, mode)
         assert any("-> table" in l for l in dump) and any("PTE(s) ->" in l for l in dump)
+
+
+def test_large_pages_split_for_4k_faults():
+    """With `demand` first, the dump shows what it did: its buffer at the
+    start of probe RAM (3 MiB) lies in pae2m's 2M page at 2 MiB, which its
+    4K unmaps and protects split into a table; the 2M pages above stay."""
+    run = run_qemu("pc", "probes=demand", "modes=pae2m", "ptdump=0x200000-0x600000",
+                   timeout=60)
+    assert run.rc == 0 and run.status() == "pass", run.log
+    dump = [l for l in ptdump_lines(run, "pae2m") if "PDE[" in l]
+    assert len(dump) == 2, dump
+    assert dump[0].startswith("#   0x00200000-0x003fffff") and "-> table" in dump[0], dump
+    assert "(large page)" in dump[1], dump
+    ptes = [l for l in ptdump_lines(run, "pae2m") if "PTE(s)" in l]
+    assert len(ptes) > 1, ptes   # split: runs of 4K entries, not one
 
 
 PDE_LINE = re.compile(r"^#   (0x[0-9a-f]{8})-(0x[0-9a-f]{8}) PDE\[\d+\] = \S+: (.*)$")
@@ -207,16 +221,22 @@ def test_self_check_catches_a_broken_mapping():
     run = run_qemu("pc", "probes=boot", "modes=all", "mmu_break=1", timeout=60)
     assert run.status() == "fail" and run.rc == 1
     assert run.results["boot.flat"] == "ok"
+    m = re.search(r"mmu_break: mapping 0x([0-9a-f]{8}) to 0x([0-9a-f]{8}) on purpose", run.log)
+    va, pa = int(m.group(1), 16), int(m.group(2), 16)
+    assert pa == va - 4096, run.log
     for mode in PAGING:
         assert run.results[f"boot.{mode}"] == "not ok"
-        assert any(l.startswith(f"# error: {mode} self-check: address 0x00") and
-                   "(1:1 mapping broken)" in l for l in run.lines), run.log
-    # The chain shows the bad entry: virtual page -> the neighbouring frame.
+        assert any(l.startswith(f"# self-check of {mode} failed: probe memory at 0x{va >> 12:05x}")
+                   for l in run.lines), run.log
+        assert any(l.startswith(f"# self-check of {mode} failed: probe memory at ") and
+                   f"query says it maps to 0x{pa >> 12:05x}" in l and
+                   "the hardware goes there too" in l for l in run.lines), run.log
+    # The chain shows the bad entry: virtual page -> the frame below it.
     chains = [int(m.group(1), 16) for l in run.lines
               for m in [re.match(r"#   PTE chain for (0x[0-9a-f]{8}) ", l)] if m]
     frames = [int(m.group(1), 16) for l in run.lines
               for m in [re.match(r"#     4K page: physical (0x[0-9a-f]{8})", l)] if m]
-    assert len(chains) == 4 and frames == [a + 4096 for a in chains], run.log
+    assert len(chains) == 4 and frames == [a - 4096 for a in chains], run.log
 
 
 def test_too_little_memory_is_a_clear_error():
