@@ -306,12 +306,12 @@ void mmu_flush_page(uintptr_t va)
 const struct mmu_tlb_info *mmu_tlb(void)
 {
 	static struct mmu_tlb_info t;
-	static const struct mmu_tlb_info none = { .refill = MMU_REFILL_NONE, .miss_path = -1 };
 
-	if (!ops)
-		return &none;
-	t = none;
-	ops->tlb_info(&t);
+	t = (struct mmu_tlb_info){ .refill = MMU_REFILL_NONE, .miss_path = -1 };
+	if (ops)
+		ops->tlb_info(&t);
+	else
+		mmu_arch_untranslated_tlb(&t);
 	return &t;
 }
 

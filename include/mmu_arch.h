@@ -64,6 +64,10 @@ int mmu_in_pool(uintptr_t a);
 uint32_t mmu_arch_pool_bytes(uintptr_t ram_end);
 int mmu_arch_live(uintptr_t a);
 
+/* The TLB while translation is off (real, flat): the 405 still offers its
+ * counted walk there, as the baseline with no misses. */
+void mmu_arch_untranslated_tlb(struct mmu_tlb_info *t);
+
 /* Called by the arch's fault handlers; 0 means nobody expected it. */
 int mmu_call_fault_hook(uintptr_t addr, int write, int protection);
 

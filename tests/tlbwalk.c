@@ -4,7 +4,8 @@
  * passes, one pass is measured: the DTLB misses the miss handler counted
  * during it, and its time.  The pass is the walk the TLB description
  * offers where misses are counted in software (registers only, counters
- * read so that the reads cannot miss); elsewhere the probe says SKIP. */
+ * read so that the reads cannot miss; with translation off it counts
+ * none); elsewhere the probe says SKIP. */
 #include "probe.h"
 
 #define PAGE		4096u
@@ -38,10 +39,9 @@ static int tlbwalk_run(struct probe_ctx *ctx)
 		return probe_fail(ctx, "walk_pages=%lu (%lu KiB) does not fit %s", walk_pages,
 				  (unsigned long)len >> 10,
 				  walk_high ? "in RAM at or above 64 MiB" : "in free RAM below 32 MiB");
-	if (tlb->refill != MMU_REFILL_SOFTWARE || !tlb->walk)
-		return probe_skip(ctx, "%s", tlb->refill == MMU_REFILL_NONE ?
-				  "no translation, so no TLB misses" :
-				  "the TLB is refilled in hardware: no miss is counted");
+	if (!tlb->walk)		/* hardware refill, or nothing to count with */
+		return probe_skip(ctx, "%s refills its TLB in hardware: no miss is counted",
+				  probe_arch_name());
 	tlb->walk(base, walk_pages, &ticks);	/* warm up */
 	tlb->walk(base, walk_pages, &ticks);
 	misses = tlb->walk(base, walk_pages, &ticks);

@@ -511,6 +511,12 @@ static void tlb_info(struct mmu_tlb_info *t)
 	t->tagged = 0;			/* no PCID: every CR3 load flushes */
 }
 
+/* Paging off: the TLB is not used, and nothing counts its misses anyway. */
+void mmu_arch_untranslated_tlb(struct mmu_tlb_info *t)
+{
+	(void)t;
+}
+
 static void figures(struct mmu_figures *f)
 {
 	if (cur->large) {	/* which pages are large (enter() keeps the first span 4K) */

@@ -429,6 +429,13 @@ static void tlb_info(struct mmu_tlb_info *t)
 	t->walk_loop_instructions = (ppc405_walk_loop_end - ppc405_walk_loop) / 4;
 }
 
+/* Real mode: no TLB in use, but the walk still counts (none). */
+void mmu_arch_untranslated_tlb(struct mmu_tlb_info *t)
+{
+	t->walk = ppc405_walk_pass;
+	t->walk_loop_instructions = (ppc405_walk_loop_end - ppc405_walk_loop) / 4;
+}
+
 static void figures(struct mmu_figures *f)
 {
 	static const char *const sizes[] = { "", "4k", "16k", "64k", "256k", "1m", "4m", "16m" };
