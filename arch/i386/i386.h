@@ -132,6 +132,10 @@ struct i386_walk {
 };
 int i386_walk(uintptr_t va, struct i386_walk *w);	/* 0: mapped */
 
+/* selfcheck.c: struct mmu_ops' check_word (include/mmu_arch.h). */
+void i386_check_word(uintptr_t va, uintptr_t pa, uint32_t p1, uint32_t p2, uint32_t got[2],
+		     int read_only);
+
 /* ptdump.c: decoding for the dump, the self-check and ptdump=. */
 void i386_print_pte_chain(uintptr_t va);
 void i386_ptdump(uintptr_t start, uintptr_t end);

@@ -269,45 +269,6 @@ static int build_default(unsigned s)
 	return 0;
 }
 
-/* ---- the self-check's access (boot/mmu.c drives it) ---- */
-
-/* Data translation toggled around one word, nothing but registers in
- * between: real: keep the word at pa, write p1; virtual: read, write p2;
- * real: read, put the word back.  read_only: one read each way. */
-static void check_word(uintptr_t va, uintptr_t pa, uint32_t p1, uint32_t p2, uint32_t got[2],
-		       int read_only)
-{
-	uint32_t msr = mfmsr(), real = msr & ~MSR_DR, orig, g1, g2;
-
-	if (read_only) {
-		__asm__ volatile(
-			"mtmsr	%[real]\n\tisync\n\t"
-			"lwz	%[g2], 0(%[pa])\n\t"		/* physically */
-			"mtmsr	%[virt]\n\tisync\n\t"
-			"lwz	%[g1], 0(%[va])"		/* through the mapping */
-			: [g1] "=&r"(g1), [g2] "=&r"(g2)
-			: [real] "r"(real), [virt] "r"(msr), [pa] "b"(pa), [va] "b"(va)
-			: "memory");
-	} else {
-		__asm__ volatile(
-			"mtmsr	%[real]\n\tisync\n\t"
-			"lwz	%[orig], 0(%[pa])\n\t"		/* keep the word */
-			"stw	%[p1], 0(%[pa])\n\t"		/* pattern 1, physically */
-			"mtmsr	%[virt]\n\tisync\n\t"
-			"lwz	%[g1], 0(%[va])\n\t"		/* through the mapping */
-			"stw	%[p2], 0(%[va])\n\t"		/* pattern 2, virtually */
-			"mtmsr	%[real]\n\tisync\n\t"
-			"lwz	%[g2], 0(%[pa])\n\t"		/* physically again */
-			"stw	%[orig], 0(%[pa])\n\t"		/* put the word back */
-			"mtmsr	%[virt]\n\tisync"
-			: [orig] "=&r"(orig), [g1] "=&r"(g1), [g2] "=&r"(g2)
-			: [real] "r"(real), [virt] "r"(msr), [pa] "b"(pa), [va] "b"(va),
-			  [p1] "r"(p1), [p2] "r"(p2)
-			: "memory");
-	}
-	got[0] = g1, got[1] = g2;
-}
-
 /* The self-check only reads these: the handler's state words and the
  * directory (one page each), and the shared empty table. */
 int mmu_arch_live(uintptr_t a)
@@ -452,7 +413,7 @@ static const struct mmu_ops ppc405_ops = {
 	.map = do_map, .unmap = do_unmap, .protect = do_protect, .query = do_query,
 	.flush_all = do_flush_all, .flush_page = do_flush_page,
 	.space_init = space_init, .space_switch = space_switch, .space_fini = space_fini,
-	.tlb_info = tlb_info, .figures = figures, .check_word = check_word,
+	.tlb_info = tlb_info, .figures = figures, .check_word = ppc405_check_word,
 	.explain = ppc405_explain,
 };
 

@@ -198,6 +198,10 @@ extern uint32_t ppc405_pgd[1024];
 void ppc405_entry(uint32_t r3, uint32_t r4, uint32_t r5, uint32_t r6, uint32_t r7);
 void ppc405_exception(struct ppc405_frame *f);
 
+/* selfcheck.c: struct mmu_ops' check_word (include/mmu_arch.h). */
+void ppc405_check_word(uintptr_t va, uintptr_t pa, uint32_t p1, uint32_t p2, uint32_t got[2],
+		       int read_only);
+
 /* tlbdump.c: the 64 entries decoded, and what maps va (for dumps). */
 void ppc405_tlbdump(const char *why);
 void ppc405_explain(uintptr_t va);
