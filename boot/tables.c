@@ -38,6 +38,14 @@ static const struct table tables[] = {
 		{ "Instr per", "miss", "tlbwalk", "instructions_per_miss", 10 },
 		{ "Load", "ns/page", "tlbwalk", "ns_per_page", 9 },
 	} },
+	{ "Address-space switch (spaces: 32 warm switches, one window page each)", {
+		{ "Tagged", "ns", "spaces", "tagged_switch_ns", 9 },
+		{ "Tagged", "flushes", "spaces", "tagged_switch_flushes", 8 },
+		{ "Tagged", "misses", "spaces", "tagged_switch_dtlb_misses", 8 },
+		{ "Flush", "ns", "spaces", "flush_switch_ns", 9 },
+		{ "Flush", "flushes", "spaces", "flush_switch_flushes", 8 },
+		{ "Flush", "misses", "spaces", "flush_switch_dtlb_misses", 8 },
+	} },
 	{ "Page tables of the default mapping", {
 		{ "Tables", "bytes", "mmu", "pagetable_bytes", 10 },
 		{ "Mapped", "bytes", "mmu", "mapped_bytes", 11 },

@@ -156,3 +156,15 @@ def test_quick_makes_the_fault_probe_small():
     assert run.value("demand.normal.page_faults_counted") == 16
     run = run_qemu("ref405ep", "probes=demand", "modes=normal", "quick", "fault_pages=20", timeout=60)
     assert run.value("demand.normal.page_faults_counted") == 20
+
+
+def test_ref405ep_icount_runs_are_identical():
+    """-icount shift=0,sleep=off: two runs of the quick suite print the same
+    result and measurement lines, byte for byte (sleep=on lets virtual time
+    follow the host while idle, and a timebase read then differs by a tick)."""
+    runs = [run_qemu("ref405ep", "quick", timeout=90) for _ in range(2)]
+    for run in runs:
+        assert run.rc == 0 and run.status() == "pass", run.log
+    lines = [[l for l in r.lines if not l.startswith("# mmubench ")] for r in runs]
+    assert len(lines[0]) > 100
+    assert lines[0] == lines[1]
