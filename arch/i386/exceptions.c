@@ -1,6 +1,7 @@
 /* The IDT, the TSS, the exception handler and its register dump, and the
  * crash= kinds.  Anything not handled on purpose (a #PF a probe expects)
  * prints a dump and ends the run with a failing status. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,17 @@ void i386_ring3_return(void);
 void i386_ring3_call(void (*fn)(void), void *user_stack_top);
 void i386_ring3_misaligned(void);
 void i386_exception(struct i386_frame *f);
+
+/* vectors.S builds struct i386_frame by pushing, last pushed lowest: ES,
+ * DS, pushal's eight registers, the vector, the error code, the CPU's
+ * EIP/CS/EFLAGS.  The struct must keep that order. */
+_Static_assert(offsetof(struct i386_frame, ds) == 4, "ds");
+_Static_assert(offsetof(struct i386_frame, edi) == 8 && offsetof(struct i386_frame, eax) == 36,
+	       "pushal");
+_Static_assert(offsetof(struct i386_frame, vector) == 40 && offsetof(struct i386_frame, error) == 44,
+	       "vector, error");
+_Static_assert(offsetof(struct i386_frame, eip) == 48 && offsetof(struct i386_frame, eflags) == 56,
+	       "CPU frame");
 
 static const char *const vector_names[32] = {
 	"#DE divide error", "#DB debug", "NMI", "#BP breakpoint", "#OF overflow",

@@ -15,7 +15,7 @@ void ns16550_putc(const struct ns16550 *uart, char c);
 /* Wait until everything written has left the shift register. */
 void ns16550_drain(const struct ns16550 *uart);
 
-/* The 405's on-chip UART0 (ppc405_uart0.c). */
+/* The 405's on-chip UART0 (arch/ppc405/uart0.c). */
 extern const struct ns16550 ppc405_uart0;
 
 #endif

@@ -1,2 +1,2 @@
 ARCH := ppc405
-BOARD_COMMON := ns16550.c ppc405_uart0.c
+BOARD_COMMON := ns16550.c
