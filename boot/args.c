@@ -225,6 +225,17 @@ static int set_icount(const char *key, const char *value)
 	return 0;
 }
 
+static int set_qemu(const char *key, const char *value)
+{
+	static const char *const accel[] = { "tcg", "kvm", 0 };
+	int i;
+
+	if (arg_choice(key, value, accel, &i) < 0)
+		return -1;
+	config.qemu = i + 1;
+	return 0;
+}
+
 static const struct boot_arg boot_args[] = {
 	{ "probes", "comma list of probes, or all", set_probes },
 	{ "modes", "comma list of MMU modes, or all", set_modes },
@@ -233,6 +244,7 @@ static const struct boot_arg boot_args[] = {
 	{ "exit", "qemu, return or halt", set_exit },
 	{ "crash", "data, fetch, illegal, align or divide", set_crash },
 	{ "icount", "0..10: QEMU -icount shift, set by tools/run-qemu", set_icount },
+	{ "qemu", "tcg or kvm: the accelerator, set by tools/run-qemu", set_qemu },
 	{ 0 }
 };
 

@@ -85,6 +85,9 @@ static void banner(void)
 	else
 		report_diag("cpu clock: unknown (%s)", bi->cpu_hz_source);
 	report_diag("tick clock: %lu Hz (%s)", (unsigned long)bi->tick_hz, bi->tick_hz_source);
+	report_diag("core clock: %lu Hz (measured: dependent adds against the tick clock)",
+		    (unsigned long)bi->core_hz);
+	report_diag("platform: %s", bi->platform);
 	report_diag("ram: %llu MiB (%s)", (unsigned long long)(bi->ram_bytes >> 20), bi->ram_source);
 	report_diag("image: %#lx-%#lx, heap %#lx-%#lx, stack %#lx-%#lx",
 		    (unsigned long)__image_start, (unsigned long)__image_end,
@@ -105,6 +108,7 @@ int main(int argc, char **argv)
 		return report_abort("bad boot arguments");
 
 	arch_calibrate_ticks(&boot_info, config.icount_shift);
+	timing_init();
 	report_begin(config.crash ? 1 : run_planned(), run_planned_name);
 	banner();
 	if (config.crash) {

@@ -12,7 +12,7 @@
 #include "report.h"
 #include "run.h"
 
-#define MAX_METRICS 48
+#define MAX_METRICS 192		/* curves: a point is a metric */
 
 struct metric {
 	const char *name, *unit;
@@ -86,11 +86,11 @@ void probe_sample(struct probe_ctx *ctx, const char *metric, int64_t value,
 			return;
 		}
 		m = &r->metrics[r->nmetrics++];
-		m->name = metric;
+		m->name = strdup(metric);	/* probes build names on the stack */
 		m->unit = unit;
 		m->decimals = decimals;
 		m->samples = calloc(config.reps, sizeof(int64_t));
-		if (!m->samples) {
+		if (!m->samples || !m->name) {
 			report_diag("warning: out of heap for samples of '%s'", metric);
 			r->nmetrics--;
 			return;
@@ -187,7 +187,7 @@ void run_probes(void)
 
 		for (int m = 0; m < config.nmodes; m++) {
 			for (int k = 0; k < runs[m].nmetrics; k++)
-				free(runs[m].metrics[k].samples);
+				free(runs[m].metrics[k].samples), free((char *)runs[m].metrics[k].name);
 			memset(&runs[m], 0, sizeof(runs[m]));
 		}
 		/* A mode's result goes out as soon as its last repetition is done. */

@@ -16,6 +16,16 @@ void arch_init(struct boot_info *bi);
 uint64_t arch_ticks(void);
 void arch_calibrate_ticks(struct boot_info *bi, int icount_shift);
 
+/* The core clock, as LMbench's mhz measures it: `iters` iterations of a
+ * loop of 16 (wide: 32) dependent one-cycle adds; returns its ticks.  The
+ * difference of the two is iters * 16 cycles, loop overhead cancelled. */
+uint64_t arch_add_chain_ticks(uint32_t iters, int wide);
+
+/* Where we run, as the CPU tells (i386: CPUID's hypervisor leaf): "KVM",
+ * "QEMU TCG", "hypervisor <signature>", "bare hardware"; 0 when the CPU
+ * cannot tell (the 405: then the boot arguments do). */
+const char *arch_platform(void);
+
 /* Banner lines about the CPU (through report_diag), and run-wide
  * measurements at the start of the measurement block (i386: cpuid.flat.*). */
 void arch_describe_cpu(void);

@@ -37,6 +37,8 @@ struct boot_info {
 	const char *cpu_hz_source;
 	uint32_t tick_hz;		/* arch_ticks() rate; 0 until calibrated */
 	const char *tick_hz_source;
+	uint32_t core_hz;		/* measured core clock (boot/timing.c); 0 unknown */
+	const char *platform;		/* "bare hardware", "KVM", "QEMU TCG -icount", ... */
 };
 
 extern struct boot_info boot_info;

@@ -19,6 +19,7 @@ struct config {
 	enum exit_how exit;
 	const char *crash;		/* 0, or the kind to provoke */
 	int icount_shift;		/* -1: not under QEMU -icount */
+	int qemu;			/* qemu=tcg|kvm from tools/run-qemu: 1 tcg, 2 kvm */
 };
 
 extern struct config config;

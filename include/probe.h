@@ -42,6 +42,31 @@ uint64_t probe_ticks(void);
 uint32_t probe_tick_hz(void);
 int64_t ticks_to_ns100(uint64_t ticks);
 
+/* Timed headlines: run(arg, n) does n iterations of what is measured and
+ * returns the ticks they took, reading the timer itself so that set-up
+ * stays outside.  probe_measure() warms up, doubles n until one run lasts
+ * probe_min_ticks() (200 us, 50 us with quick; at least 1000 timer reads),
+ * subtracts one timer read, and gives the median of 5 runs per iteration
+ * and their spread ((max - min) / median).  -1 when the timer never moved. */
+struct probe_time {
+	uint32_t iterations;
+	uint64_t ticks1000;		/* ticks per iteration, x1000 */
+	int64_t ns100, cycles100;	/* per iteration, x100; -1 unknown */
+	int64_t spread100;		/* percent, x100 */
+};
+int probe_measure(uint64_t (*run)(void *arg, uint32_t n), void *arg, struct probe_time *t);
+uint64_t probe_min_ticks(void);
+/* <name>_ns, <name>_cycles (where the core clock is known), <name>_spread. */
+void probe_sample_time(struct probe_ctx *ctx, const char *name, const struct probe_time *t);
+
+/* The core clock measured at boot (LMbench's mhz method; 0 unknown), ns
+ * (x100) as core cycles (x100; -1 unknown), and where the figures come
+ * from ("KVM", "QEMU TCG -icount ...", "bare hardware ..."). */
+uint32_t probe_core_hz(void);
+uint64_t probe_add_chain_ticks(uint32_t iters, int wide);	/* 16 or 32 adds per iteration */
+int64_t ns100_to_cycles100(int64_t ns100);
+const char *probe_platform(void);
+
 /* Probe memory, mapped 1:1 in every mode's default mapping: `len` bytes
  * aligned to `align` at or above `min_addr`; 0 after printing why when RAM
  * is too small.  Reset before a probe's first allocation. */

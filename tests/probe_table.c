@@ -1,11 +1,12 @@
 /* The table of probes, in the order they run. */
 #include "probe.h"
 
-extern const struct probe probe_boot, probe_demand, probe_modeswitch, probe_tlbwalk,
+extern const struct probe probe_boot, probe_cpu, probe_demand, probe_modeswitch, probe_tlbwalk,
 	probe_spaces;
 
 const struct probe *const probe_table[] = {
 	&probe_boot,
+	&probe_cpu,
 	&probe_demand,
 	&probe_modeswitch,
 	&probe_tlbwalk,

@@ -1,0 +1,126 @@
+/* Timing for probes (include/probe.h): where the figures come from, the
+ * core clock measured at boot, and probe_measure(), which every timed
+ * headline goes through: warm up, lengthen until a run is long enough for
+ * the timer, subtract the timer's own cost, take the median of several
+ * runs and their spread. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arch.h"
+#include "config.h"
+#include "probe.h"
+#include "report.h"
+#include "run.h"
+
+#define RUNS		5		/* runs per measurement: median and spread */
+static uint64_t read_cost;		/* ticks of one back-to-back timer read */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+uint64_t probe_min_ticks(void)
+{
+	uint64_t t = boot_info.tick_hz / (config.quick ? 20000 : 5000);	/* 50 / 200 us */
+	return t > 1000 * read_cost ? t : 1000 * read_cost;
+}
+
+/* The run loop's core: `run(arg, n)` times n iterations itself. */
+int probe_measure(uint64_t (*run)(void *arg, uint32_t n), void *arg, struct probe_time *r)
+{
+	uint64_t per[RUNS], min = probe_min_ticks();
+	uint32_t n = 1;
+
+	run(arg, 1);					/* warm up */
+	while (run(arg, n) < min) {
+		if (n >= 0x40000000u)
+			return -1;			/* the timer does not move */
+		n *= 2;
+	}
+	for (int i = 0; i < RUNS; i++) {
+		uint64_t t = run(arg, n);
+		t = t > read_cost ? t - read_cost : 0;
+		per[i] = t * 1000 / n;			/* ticks per iteration, x1000 */
+	}
+	qsort(per, RUNS, sizeof(per[0]), cmp_u64);
+	r->iterations = n;
+	r->ticks1000 = per[RUNS / 2];
+	r->ns100 = boot_info.tick_hz ? (int64_t)(per[RUNS / 2] * 100000000ull / boot_info.tick_hz) : -1;
+	r->cycles100 = ns100_to_cycles100(r->ns100);
+	r->spread100 = per[RUNS / 2] ? (int64_t)((per[RUNS - 1] - per[0]) * 10000 / per[RUNS / 2]) : 0;
+	return 0;
+}
+
+int64_t ns100_to_cycles100(int64_t ns100)
+{
+	return ns100 >= 0 && boot_info.core_hz ? ns100 * (int64_t)(boot_info.core_hz / 1000) / 1000000
+					       : -1;
+}
+
+uint32_t probe_core_hz(void) { return boot_info.core_hz; }
+uint64_t probe_add_chain_ticks(uint32_t iters, int wide) { return arch_add_chain_ticks(iters, wide); }
+const char *probe_platform(void) { return boot_info.platform; }
+
+/* name_ns, name_cycles and name_spread (percent) of one headline time. */
+void probe_sample_time(struct probe_ctx *ctx, const char *name, const struct probe_time *r)
+{
+	char m[48];
+
+	snprintf(m, sizeof(m), "%s_ns", name);
+	probe_sample(ctx, m, r->ns100, 2, "ns");
+	if (r->cycles100 >= 0) {
+		snprintf(m, sizeof(m), "%s_cycles", name);
+		probe_sample(ctx, m, r->cycles100, 2, "cycles");
+	}
+	snprintf(m, sizeof(m), "%s_spread", name);
+	probe_sample(ctx, m, r->spread100, 2, "percent");
+}
+
+/* The core clock as LMbench's mhz measures it: dependent one-cycle adds,
+ * 32 against 16 per iteration so that the loop's own cost cancels; the
+ * median of RUNS.  Under QEMU -icount an add is an instruction: 2^-shift GHz. */
+static uint32_t measure_core_hz(void)
+{
+	uint64_t hz[RUNS], min = probe_min_ticks() * 5;
+	uint32_t n = 256;
+
+	if (!boot_info.tick_hz)
+		return 0;
+	while (arch_add_chain_ticks(n, 0) < min && n < 0x10000000u)
+		n *= 2;
+	for (int i = 0; i < RUNS; i++) {
+		uint64_t narrow = arch_add_chain_ticks(n, 0), wide = arch_add_chain_ticks(n, 1);
+		hz[i] = wide > narrow ? (uint64_t)n * 16 * boot_info.tick_hz / (wide - narrow) : 0;
+	}
+	qsort(hz, RUNS, sizeof(hz[0]), cmp_u64);
+	return hz[RUNS / 2];
+}
+
+void timing_init(void)
+{
+	static char where[120];
+	const char *cpu = arch_platform();
+	uint64_t best = ~0ull;
+
+	for (int i = 0; i < 64; i++) {
+		uint64_t t0 = arch_ticks(), t1 = arch_ticks();
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	read_cost = best;
+	boot_info.core_hz = measure_core_hz();
+	if (config.icount_shift >= 0)
+		snprintf(where, sizeof(where), "QEMU TCG -icount shift=%d (emulated: time counts "
+			 "instructions; no caches, no TLB timing)", config.icount_shift);
+	else if (cpu && !strncmp(cpu, "QEMU", 4))
+		snprintf(where, sizeof(where), "%s (emulated: no caches, no cycle timing)", cpu);
+	else if (cpu)
+		snprintf(where, sizeof(where), "%s", cpu);
+	else if (config.qemu)
+		snprintf(where, sizeof(where), "QEMU TCG (qemu=tcg; emulated: no caches, no cycle timing)");
+	else
+		snprintf(where, sizeof(where), "bare hardware (no qemu= boot argument)");
+	boot_info.platform = where;
+}
