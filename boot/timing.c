@@ -60,6 +60,8 @@ int64_t ns100_to_cycles100(int64_t ns100)
 }
 
 uint32_t probe_core_hz(void) { return boot_info.core_hz; }
+uint32_t probe_cache_bytes(int level) { return arch_cache_bytes(level); }
+uint32_t probe_cache_line(void) { return arch_cache_line(); }
 uint64_t probe_add_chain_ticks(uint32_t iters, int wide) { return arch_add_chain_ticks(iters, wide); }
 const char *probe_platform(void) { return boot_info.platform; }
 

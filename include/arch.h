@@ -21,6 +21,11 @@ void arch_calibrate_ticks(struct boot_info *bi, int icount_shift);
  * difference of the two is iters * 16 cycles, loop overhead cancelled. */
 uint64_t arch_add_chain_ticks(uint32_t iters, int wide);
 
+/* The data caches as the CPU reports them (i386: CPUID; the 405: its PVR):
+ * level 1..3 in bytes, 0 where there is none or nothing says; the line. */
+uint32_t arch_cache_bytes(int level);
+uint32_t arch_cache_line(void);
+
 /* Where we run, as the CPU tells (i386: CPUID's hypervisor leaf): "KVM",
  * "QEMU TCG", "hypervisor <signature>", "bare hardware"; 0 when the CPU
  * cannot tell (the 405: then the boot arguments do). */

@@ -67,6 +67,12 @@ uint64_t probe_add_chain_ticks(uint32_t iters, int wide);	/* 16 or 32 adds per i
 int64_t ns100_to_cycles100(int64_t ns100);
 const char *probe_platform(void);
 
+/* The data caches as the CPU reports them (CPUID; the 405's PVR), to size
+ * sweeps and to hold guesses against: level 1..3 in bytes, 0 where there
+ * is none or nothing says; the line size. */
+uint32_t probe_cache_bytes(int level);
+uint32_t probe_cache_line(void);
+
 /* Probe memory, mapped 1:1 in every mode's default mapping: `len` bytes
  * aligned to `align` at or above `min_addr`; 0 after printing why when RAM
  * is too small.  Reset before a probe's first allocation. */

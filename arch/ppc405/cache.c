@@ -8,6 +8,7 @@
  * (the I/O region at 0xEF600000, flash) uncached and guarded, as Linux's
  * 40x MMU_init_hw sets it.  U-Boot on a Walnut leaves DCCR = 0. */
 #include <stdio.h>
+#include "arch.h"
 #include "ppc405.h"
 #include "report.h"
 
@@ -60,3 +61,11 @@ const char *ppc405_cache_text(void)
 {
 	return text[0] ? text : "caches: not set up (the board did not call ppc405_cache_init)";
 }
+
+/* The D-cache from the PVR (set up above); the 405 has no L2 of its own. */
+uint32_t arch_cache_bytes(int level)
+{
+	return level == 1 ? ppc405_dcache_flush_bytes / 2 : 0;
+}
+
+uint32_t arch_cache_line(void) { return 32; }
