@@ -364,9 +364,20 @@ void mmu_set_fault_hook(mmu_fault_hook hook)
 	fault_hook = hook;
 }
 
-int mmu_call_fault_hook(uintptr_t addr, int write, int protection)
+int mmu_call_fault_hook(uintptr_t addr, int write, int protection, uintptr_t pc,
+			uintptr_t *resume)
 {
-	return fault_hook ? fault_hook(addr, write, protection) : 0;
+	int r = fault_hook ? fault_hook(addr, write, protection) : 0;
+
+	if (r != MMU_FAULT_SKIP)
+		return r;
+	if (pc != (uintptr_t)mmu_probe_load_insn) {
+		report_diag("error: a fault hook asked to skip the access at 0x%08lx, which is not "
+			    "mmu_probe_load's", (unsigned long)pc);
+		return 0;
+	}
+	*resume = (uintptr_t)mmu_probe_load_skip;
+	return MMU_FAULT_SKIP;
 }
 
 /* ---- boot arguments ---- */

@@ -96,7 +96,7 @@ int format_fixed(char *buf, unsigned long size, int64_t value, int decimals)
 }
 
 /* Kept for the tables and for report_lookup. */
-#define MAX_MEASUREMENTS 768
+#define MAX_MEASUREMENTS 2048
 static struct measurement {
 	char probe[16], mode[12], metric[40];
 	int64_t value;

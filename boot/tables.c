@@ -15,7 +15,7 @@ struct column {
 
 struct table {
 	const char *title;
-	struct column cols[8];
+	struct column cols[10];
 };
 
 static const struct table tables[] = {
@@ -27,11 +27,35 @@ static const struct table tables[] = {
 		{ "Stack", "KiB", "boot", "stack_kib", 6 },
 		{ "Boot", "us", "boot", "entry_to_first_result", 9 },
 	} },
-	{ "VM system latencies in nanoseconds - smaller is better", {
+	{ "Core clock (cpu: dependent adds, as LMbench's mhz)", {
+		{ "Core", "MHz", "cpu", "mhz", 10 },
+		{ "Spread", "%", "cpu", "mhz_spread", 7 },
+	} },
+	{ "Fault and mapping latencies in nanoseconds - smaller is better", {
 		{ "Page", "Fault", "demand", "page_fault_ns", 10 },
 		{ "Prot", "Fault", "demand", "prot_fault_ns", 10 },
-		{ "kmap", "map+unmap", "demand", "kmap_ns", 10 },
+		{ "Null", "fault", "demand", "null_fault_ns", 9 },
+		{ "Remap", "(kmap)", "demand", "kmap_ns", 10 },
+		{ "Batch", "remap", "demand", "remap_batch_ns", 10 },
 		{ "Mode", "switch", "modeswitch", "switch_ns", 11 },
+	} },
+	{ "Address-space switch in nanoseconds (aspace: N spaces / K bytes each)", {
+		{ "2p/0K", "tagged", "aspace", "2p_0k_ns", 8 },
+		{ "2p/16K", "tagged", "aspace", "2p_16k_ns", 8 },
+		{ "2p/64K", "tagged", "aspace", "2p_64k_ns", 8 },
+		{ "8p/16K", "tagged", "aspace", "8p_16k_ns", 8 },
+		{ "8p/64K", "tagged", "aspace", "8p_64k_ns", 8 },
+		{ "16p/16K", "tagged", "aspace", "16p_16k_ns", 8 },
+		{ "16p/64K", "tagged", "aspace", "16p_64k_ns", 8 },
+	} },
+	{ "Address-space switch in nanoseconds, flushing every switch (aspace, tagged TLBs)", {
+		{ "2p/0K", "flush", "aspace", "2p_0k_flush_ns", 8 },
+		{ "2p/16K", "flush", "aspace", "2p_16k_flush_ns", 8 },
+		{ "2p/64K", "flush", "aspace", "2p_64k_flush_ns", 8 },
+		{ "8p/16K", "flush", "aspace", "8p_16k_flush_ns", 8 },
+		{ "8p/64K", "flush", "aspace", "8p_64k_flush_ns", 8 },
+		{ "16p/16K", "flush", "aspace", "16p_16k_flush_ns", 8 },
+		{ "16p/64K", "flush", "aspace", "16p_64k_flush_ns", 8 },
 	} },
 	{ "Software-loaded TLB (tlbwalk) - exact counts", {
 		{ "DTLB miss", "per pass", "tlbwalk", "dtlb_misses_per_pass", 10 },
@@ -78,6 +102,8 @@ static void print_table(const struct table *t)
 	memset(dash, '-', n);
 	dash[n] = 0;
 	report_table_line(dash);
+	snprintf(line, sizeof(line), "Figures from: %s", boot_info.platform);
+	report_table_line(line);
 
 	for (int h = 0; h < 3; h++) {
 		n = sprintf(line, "%-9s %-9s", h == 0 ? "Host" : h == 2 ? "---------" : "",

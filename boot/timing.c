@@ -85,7 +85,7 @@ void probe_sample_time(struct probe_ctx *ctx, const char *name, const struct pro
  * median of RUNS.  Under QEMU -icount an add is an instruction: 2^-shift GHz. */
 static uint32_t measure_core_hz(void)
 {
-	uint64_t hz[RUNS], min = probe_min_ticks() * 5;
+	uint64_t hz[RUNS], min = probe_min_ticks();
 	uint32_t n = 256;
 
 	if (!boot_info.tick_hz)

@@ -75,9 +75,14 @@ struct mmu_counters {
 };
 extern struct mmu_counters mmu_count;
 
-/* A probe's fault hook: 1 when it handled the fault (mapped or unprotected
- * the page), 0 to let it be an unexpected exception. */
+/* A probe's fault hook: MMU_FAULT_RETRY when it handled the fault (mapped
+ * or unprotected the page), MMU_FAULT_SKIP to step past the access (only
+ * mmu_probe_load's: its load then returns 0), 0 to let it be an unexpected
+ * exception. */
+#define MMU_FAULT_RETRY	1
+#define MMU_FAULT_SKIP	2
 typedef int (*mmu_fault_hook)(uintptr_t addr, int write, int protection);
 void mmu_set_fault_hook(mmu_fault_hook hook);
+uint32_t mmu_probe_load(uintptr_t addr);	/* one load; arch assembly, its PC known */
 
 #endif

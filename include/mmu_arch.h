@@ -68,8 +68,13 @@ int mmu_arch_live(uintptr_t a);
  * counted walk there, as the baseline with no misses. */
 void mmu_arch_untranslated_tlb(struct mmu_tlb_info *t);
 
-/* Called by the arch's fault handlers; 0 means nobody expected it. */
-int mmu_call_fault_hook(uintptr_t addr, int write, int protection);
+/* Called by the arch's fault handlers; 0 means nobody expected it.  pc is
+ * the faulting instruction's address: on MMU_FAULT_SKIP, *resume is where
+ * to go on (mmu_probe_load's skip path), or the call returns 0 after
+ * saying why when the fault was not that load's. */
+int mmu_call_fault_hook(uintptr_t addr, int write, int protection, uintptr_t pc,
+			uintptr_t *resume);
+extern char mmu_probe_load_insn[], mmu_probe_load_skip[];	/* arch assembly */
 
 /* The mode entered last (0 in real/flat) and the current space. */
 extern const struct mmu_mode *mmu_current;

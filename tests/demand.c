@@ -4,11 +4,18 @@
  *  - protection faults: K pages made read-only, written once each; the
  *    hook makes each writable again: exactly K;
  *  - kmap: one virtual window remapped to K physical pages in turn, as
- *    highmem's kmap/kunmap does (map, touch, unmap with a one-page flush). */
+ *    highmem's kmap/kunmap does (map, touch, unmap with a one-page flush);
+ *  - null fault: a load from an unmapped page whose hook only steps past
+ *    it: the fault's entry and exit with no mapping work;
+ *  - batch remap: BATCH pages mapped into the window at once, each
+ *    touched, all unmapped with one flush (LMbench's Mmap Latency). */
 #include "probe.h"
 
 #define PAGE 4096u
 #define KMAP_WINDOW 0xD0000000u		/* outside RAM on every board here */
+
+#define NULL_VA		(KMAP_WINDOW + 0x100000u)	/* never mapped */
+#define BATCH		16
 
 #define DEFAULT_PAGES	64
 #define QUICK_PAGES	16
@@ -30,6 +37,43 @@ static int map_back(uintptr_t addr, int write, int protection)
 		return 0;
 	hook_calls++;
 	return mmu_map(page, page, PAGE, MMU_READ | MMU_WRITE) == 0;
+}
+
+static unsigned null_faults;
+
+static int skip_it(uintptr_t addr, int write, int protection)
+{
+	(void)addr, (void)write, (void)protection;
+	null_faults++;
+	return MMU_FAULT_SKIP;
+}
+
+static uint64_t null_fault_run(void *arg, uint32_t n)
+{
+	uint64_t t0 = probe_ticks();
+
+	(void)arg;
+	for (uint32_t i = 0; i < n; i++)
+		mmu_probe_load(NULL_VA);
+	return probe_ticks() - t0;
+}
+
+/* Batches of map, touch each page, unmap (one flush). */
+struct batch { uintptr_t buf; unsigned pages; int failed; };
+
+static uint64_t remap_batch_run(void *arg, uint32_t n)
+{
+	struct batch *b = arg;
+	uint64_t t0 = probe_ticks();
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (mmu_map(KMAP_WINDOW, b->buf, b->pages * PAGE, MMU_READ | MMU_WRITE) < 0)
+			b->failed = 1;
+		for (unsigned p = 0; p < b->pages; p++)
+			(void)*(volatile uint32_t *)(KMAP_WINDOW + p * PAGE);
+		mmu_unmap(KMAP_WINDOW, b->pages * PAGE);
+	}
+	return probe_ticks() - t0;
 }
 
 static int make_writable(uintptr_t addr, int write, int protection)
@@ -129,6 +173,28 @@ static int demand_run(struct probe_ctx *ctx)
 	}
 	t1 = probe_ticks();
 	probe_sample(ctx, "kmap_ns", ticks_to_ns100(t1 - t0) / k, 2, "ns");
+
+	/* Null faults: nothing maps NULL_VA; the hook skips each load. */
+	struct probe_time t;
+	uintptr_t pa;
+	unsigned attr;
+	if (mmu_query(NULL_VA, &pa, &attr) == 0)
+		return probe_fail(ctx, "null fault: %#lx is mapped", (unsigned long)NULL_VA);
+	null_faults = 0;
+	mmu_set_fault_hook(skip_it);
+	int r = probe_measure(null_fault_run, 0, &t);
+	mmu_set_fault_hook(0);
+	if (r < 0)
+		return probe_fail(ctx, "null fault: the timer did not move");
+	probe_sample(ctx, "null_faults", null_faults, 0, "count");
+	probe_sample_time(ctx, "null_fault", &t);
+
+	/* Batch remap: BATCH pages (fewer when fault_pages is smaller). */
+	struct batch b = { buf, k < BATCH ? k : BATCH, 0 };
+	if (probe_measure(remap_batch_run, &b, &t) < 0 || b.failed)
+		return probe_fail(ctx, "batch remap: %s", b.failed ? "map failed" : "no time");
+	probe_sample(ctx, "remap_batch_pages", b.pages, 0, "count");
+	probe_sample_time(ctx, "remap_batch", &t);
 	return RESULT_PASS;
 }
 

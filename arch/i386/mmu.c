@@ -546,7 +546,11 @@ int i386_page_fault(struct i386_frame *f)
 		repeats = 0;
 	}
 	last_addr = addr, last_eip = f->eip;
-	return mmu_call_fault_hook(addr, write, prot);
+	uintptr_t resume;
+	int r = mmu_call_fault_hook(addr, write, prot, f->eip, &resume);
+	if (r == MMU_FAULT_SKIP)
+		f->eip = resume, last_eip = 0;
+	return r != 0;
 }
 
 /* ---- crash=data / crash=fetch ---- */

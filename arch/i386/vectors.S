@@ -149,3 +149,19 @@ misaligned_buf:
 	.long	0, 0
 ring3_saved_esp:
 	.long	0
+
+/*
+ * mmu_probe_load(addr): one load (mmu.h).  A fault hook may answer
+ * MMU_FAULT_SKIP to a #PF on its movl: the handler then resumes at
+ * mmu_probe_load_skip, which returns 0: a fault with no mapping work.
+ */
+	.text
+	.globl	mmu_probe_load, mmu_probe_load_insn, mmu_probe_load_skip
+mmu_probe_load:
+	movl	4(%esp), %ecx		/* addr */
+mmu_probe_load_insn:
+	movl	(%ecx), %eax		/* the load that may fault */
+	ret
+mmu_probe_load_skip:
+	xorl	%eax, %eax		/* skipped: nothing loaded */
+	ret

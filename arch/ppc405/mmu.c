@@ -432,6 +432,7 @@ const struct mmu_mode *const mmu_modes[] = { &mode_real, &mode_normal, &mode_pin
 
 int ppc405_mmu_fault(struct ppc405_frame *f)
 {
+	uintptr_t resume;
 	int r;
 
 	if (!mmu_current)
@@ -439,27 +440,29 @@ int ppc405_mmu_fault(struct ppc405_frame *f)
 	switch (f->vector) {
 	case 0x1100:		/* DTLB miss with no PTE: page fault */
 		mmu_count.page_faults++;
-		r = mmu_call_fault_hook(f->dear, !!(f->esr & ESR_DST), 0);
+		r = mmu_call_fault_hook(f->dear, !!(f->esr & ESR_DST), 0, f->srr0, &resume);
 		break;
 	case 0x1200:		/* ITLB miss with no PTE */
 		mmu_count.page_faults++;
-		r = mmu_call_fault_hook(f->srr0, 0, 0);
+		r = mmu_call_fault_hook(f->srr0, 0, 0, f->srr0, &resume);
 		break;
 	case 0x300:		/* a store to a page without WR */
 		if (f->esr & ESR_DIZ)
 			return 0;
 		mmu_count.prot_faults++;
-		r = mmu_call_fault_hook(f->dear, !!(f->esr & ESR_DST), 1);
+		r = mmu_call_fault_hook(f->dear, !!(f->esr & ESR_DST), 1, f->srr0, &resume);
 		break;
 	case 0x400:		/* a fetch from a page without EX */
 		mmu_count.prot_faults++;
-		r = mmu_call_fault_hook(f->srr0, 0, 1);
+		r = mmu_call_fault_hook(f->srr0, 0, 1, f->srr0, &resume);
 		break;
 	default:
 		return 0;
 	}
 	mtspr(SPR_ESR, 0);	/* QEMU ORs into ESR: start clean */
-	return r;
+	if (r == MMU_FAULT_SKIP)
+		f->srr0 = resume;
+	return r != 0;
 }
 
 /* Before any mode: the directory valid (a stray translated access takes
