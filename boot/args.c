@@ -248,7 +248,7 @@ static const struct boot_arg boot_args[] = {
 	{ 0 }
 };
 
-static const struct boot_arg *const arg_tables[] = { boot_args, mmu_args, arch_args };
+static const struct boot_arg *const arg_tables[] = { boot_args, run_args, mmu_args, arch_args };
 #define NTABLES (int)(sizeof(arg_tables) / sizeof(arg_tables[0]))
 
 /* Table t: boot's, the MMU core's, the arch's, then each probe's; 0 past the end. */

@@ -158,6 +158,10 @@ void report_result(const char *probe, const char *mode, int result, const char *
 		passed++;
 	else
 		failed++;
+	if (result == RESULT_TIMEOUT) {		/* KTAP's directive, the reason after it */
+		emitf("not ok %d %s.%s # TIMEOUT %s", numbered, probe, mode, reason);
+		return;
+	}
 	if (result != RESULT_PASS && reason && *reason)
 		report_diag("%s.%s: %s", probe, mode, reason);
 	emitf("%s %d %s.%s", result == RESULT_PASS ? "ok" : "not ok", numbered, probe, mode);

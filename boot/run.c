@@ -1,6 +1,7 @@
 /* The run loop: every probe, every repetition, every mode, interleaved per
  * repetition (A B C A B C ...) so that drift favours no mode.  Samples are
  * kept per mode and reported as medians once all repetitions are done. */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,48 @@ struct mode_run {
 
 static struct mode_run runs[MAX_RUN_MODES];
 static struct mode_run *current;
+
+/* ---- the watchdog ---- */
+
+static jmp_buf watchdog_jump;
+static volatile uint64_t deadline;		/* ticks; 0: disarmed */
+static volatile uint32_t budget_ms;
+static unsigned long opt_watchdog_ms;		/* watchdog=: every probe's budget */
+
+void probe_budget(struct probe_ctx *ctx, uint32_t ms)
+{
+	(void)ctx;
+	if (opt_watchdog_ms)
+		ms = opt_watchdog_ms;		/* the boot argument wins */
+	budget_ms = ms;
+	uint64_t ticks = (uint64_t)boot_info.tick_hz * ms / 1000;
+	deadline = arch_ticks() + ticks;
+	arch_watchdog_arm(ticks);
+}
+
+/* From the arch's timer interrupt (interrupts off, any MMU state): past
+ * the deadline, back to the run loop, which leaves the mode. */
+uint64_t run_watchdog_tick(void)
+{
+	uint64_t now = arch_ticks();
+
+	if (deadline && now >= deadline) {
+		deadline = 0;
+		longjmp(watchdog_jump, 1);
+	}
+	return deadline ? deadline - now : 0;
+}
+
+static int set_watchdog(const char *key, const char *value)
+{
+	return arg_uint(key, value, 1, 3600000, &opt_watchdog_ms);
+}
+
+const struct boot_arg run_args[] = {
+	{ "watchdog", "1..3600000 ms: every probe run's budget (default 60 s, or the probe's own)",
+	  set_watchdog },
+	{ 0 }
+};
 
 /* ---- what probes get (include/probe.h) ---- */
 
@@ -144,14 +187,30 @@ static void run_one(const struct probe *p, int rep, int m)
 			mmu_report_figures(mode);	/* once per mode */
 		}
 		before = mmu_count;
-		result = p->run(&ctx);
-		if (mode->ops && result != RESULT_SKIP)
-			sample_counters(&ctx, &before, &mmu_count);
+		if (!setjmp(watchdog_jump)) {
+			probe_budget(&ctx, 60000);	/* the probe may set its own */
+			result = p->run(&ctx);
+			deadline = 0;
+			arch_watchdog_disarm();
+			if (mode->ops && result != RESULT_SKIP)
+				sample_counters(&ctx, &before, &mmu_count);
+		} else {
+			arch_watchdog_disarm();
+			result = RESULT_TIMEOUT;
+			snprintf(ctx.fail_reason, sizeof(ctx.fail_reason),
+				 "stopped by the watchdog after its budget of %lu ms",
+				 (unsigned long)budget_ms);
+		}
 		mmu_set_fault_hook(0);
 		mmu_leave();
 	}
-	/* FAIL beats SKIP beats PASS; the first reason is kept. */
-	if (result == RESULT_FAIL && current->result != RESULT_FAIL) {
+	/* TIMEOUT beats FAIL beats SKIP beats PASS; the first reason is kept. */
+	if (result == RESULT_TIMEOUT && current->result != RESULT_TIMEOUT) {
+		current->result = RESULT_TIMEOUT;
+		snprintf(current->reason, sizeof(current->reason), "rep %d: %s", rep,
+			 ctx.fail_reason);
+	} else if (result == RESULT_FAIL && current->result != RESULT_FAIL &&
+		   current->result != RESULT_TIMEOUT) {
 		current->result = RESULT_FAIL;
 		snprintf(current->reason, sizeof(current->reason), "rep %d: %s", rep,
 			 ctx.fail_reason[0] ? ctx.fail_reason : "failed");

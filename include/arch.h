@@ -36,6 +36,15 @@ const char *arch_platform(void);
 void arch_describe_cpu(void);
 void arch_report_measurements(void);
 
+/* The watchdog's timer (405: the PIT; i386: the 8254 PIT on IRQ 0): an
+ * interrupt `ticks` (arch_ticks units) from now, interrupts on, until
+ * disarmed.  The interrupt calls run_watchdog_tick(), which returns the
+ * ticks left to the deadline (re-arm for them) and never returns once the
+ * deadline has passed. */
+void arch_watchdog_arm(uint64_t ticks);
+void arch_watchdog_disarm(void);
+uint64_t run_watchdog_tick(void);
+
 /* boot/: where the arch's entry code goes, on our stack, BSS cleared. */
 void boot_main(void) __attribute__((noreturn));
 

@@ -9,7 +9,7 @@ struct boot_arg {
 	const char *choices;
 	int (*set)(const char *key, const char *value);
 };
-extern const struct boot_arg arch_args[], mmu_args[];
+extern const struct boot_arg arch_args[], mmu_args[], run_args[];
 
 /* Helpers for setters: an unsigned in [min, max] (decimal, 0x hex, k/m
  * suffixes for sizes), one of a list of words, or a 0/1 switch. */

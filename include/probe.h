@@ -9,7 +9,7 @@
 #include "args.h"
 #include "mmu.h"
 
-enum { RESULT_PASS, RESULT_FAIL, RESULT_SKIP };
+enum { RESULT_PASS, RESULT_FAIL, RESULT_SKIP, RESULT_TIMEOUT };
 
 struct probe_ctx {
 	const struct mmu_mode *mode;
@@ -27,6 +27,12 @@ struct probe {
 	int (*run)(struct probe_ctx *ctx);	/* RESULT_PASS/FAIL/SKIP */
 	const struct boot_arg *args;	/* its boot arguments, 0-terminated; or 0 */
 };
+
+/* The watchdog: a probe's run is stopped by a timer interrupt once it has
+ * run `ms` milliseconds (default 60 s, or the watchdog= boot argument) and
+ * reported "not ok ... # TIMEOUT"; a probe that knows its sizes sets its
+ * own budget, from now. */
+void probe_budget(struct probe_ctx *ctx, uint32_t ms);
 
 /* Record one sample of a metric for this repetition.  `decimals` says how
  * many of value's digits are after the point (value 1250, decimals 2 = 12.50). */

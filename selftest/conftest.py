@@ -13,7 +13,7 @@ LOGCHECK = os.path.join(TOP, "build", "tools", "logcheck")
 
 SUFFIX = re.compile(r"  @\d+:[0-9a-f]{8}$")
 MEASUREMENT = re.compile(r"^# measurement (\S+) (-?[0-9]+(?:\.[0-9]+)?) (\S+)$")
-RESULT = re.compile(r"^(ok|not ok) (\d+) (\S+)(?: # SKIP (.*))?$")
+RESULT = re.compile(r"^(ok|not ok) (\d+) (\S+)(?: # (SKIP|TIMEOUT) (.*))?$")
 
 
 @dataclass
@@ -52,8 +52,8 @@ def parse(log):
         m = RESULT.match(line)
         if m:
             if m.group(4) is not None:
-                run.results[m.group(3)] = "skip"
-                run.skips[m.group(3)] = m.group(4)
+                run.results[m.group(3)] = m.group(4).lower()   # "skip", "timeout"
+                run.skips[m.group(3)] = m.group(5)
             else:
                 run.results[m.group(3)] = m.group(1)
     return run

@@ -69,3 +69,19 @@ def test_platform_without_icount():
     assert "# platform: QEMU TCG (qemu=tcg; emulated: no caches, no cycle timing)" in run.log
     run = run_qemu("pc", "probes=boot", "modes=flat", icount=False, tcg=True, timeout=60)
     assert "# platform: QEMU TCG (emulated: no caches, no cycle timing)" in run.log
+
+
+@pytest.mark.parametrize("board", ["ref405ep", "pc"])
+def test_watchdog_stops_a_probe_and_the_run_goes_on(board):
+    """A 2 ms budget: aspace is stopped by the timer interrupt in every
+    translated mode, reported as TIMEOUT, and the next probe still runs."""
+    run = run_qemu(board, "probes=aspace,boot", "modes=all", "quick", "watchdog=2", timeout=60)
+    assert run.rc == 1 and run.status() == "fail", run.log
+    for mode in MODES[board][1:]:
+        assert run.results[f"aspace.{mode}"] == "timeout", run.log
+        assert "stopped by the watchdog after its budget of 2 ms" in run.skips[f"aspace.{mode}"]
+        assert re.search(rf"^not ok \d+ aspace\.{mode} # TIMEOUT ", run.log, re.M)
+    for mode in MODES[board]:
+        assert run.results[f"boot.{mode}"] == "ok"
+    assert "# exception:" not in run.log
+    assert f"# Totals: pass:{len(MODES[board])} fail:{len(MODES[board]) - 1} skip:1" in run.log

@@ -17,7 +17,7 @@
 #define TSS_SEL			0x28
 #define RING3_RETURN_VECTOR	0x80	/* a DPL-3 gate: ring 3's way back */
 
-extern const uint32_t i386_vector_stubs[32];
+extern const uint32_t i386_vector_stubs[48];
 extern uint64_t i386_gdt[];
 void i386_ring3_return(void);
 void i386_ring3_call(void (*fn)(void), void *user_stack_top);
@@ -74,7 +74,7 @@ void arch_init(struct boot_info *bi)
 	uint32_t base = (uint32_t)&tss, limit = sizeof(tss) - 1;
 
 	(void)bi;
-	for (int v = 0; v < 32; v++)
+	for (int v = 0; v < 48; v++)	/* exceptions, then IRQ 0..15 (watchdog.c) */
 		idt[v] = gate(i386_vector_stubs[v], 0);
 	idt[RING3_RETURN_VECTOR] = gate((uint32_t)i386_ring3_return, 3);
 	idtr.limit = sizeof(idt) - 1;
@@ -153,6 +153,10 @@ void i386_exception(struct i386_frame *f)
 
 	if (f->vector == 14 && !nested && i386_page_fault(f))
 		return;
+	if (f->vector >= 32 && f->vector < 48 && !nested) {
+		i386_irq(f->vector - 32);	/* the watchdog's tick, or a stray IRQ */
+		return;
+	}
 	if (nested++) {
 		/* A fault inside the dump: say so plainly and stop. */
 		console_printf("\nmmubench: exception %lu at EIP %#lx while reporting an exception\n",

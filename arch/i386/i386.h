@@ -132,6 +132,9 @@ struct i386_walk {
 };
 int i386_walk(uintptr_t va, struct i386_walk *w);	/* 0: mapped */
 
+/* watchdog.c, for exceptions.c: IRQ n (0: the PIT) arrived. */
+void i386_irq(unsigned irq);
+
 /* selfcheck.c: struct mmu_ops' check_word (include/mmu_arch.h). */
 void i386_check_word(uintptr_t va, uintptr_t pa, uint32_t p1, uint32_t p2, uint32_t got[2],
 		     int read_only);

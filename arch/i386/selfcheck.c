@@ -8,7 +8,10 @@
 void i386_check_word(uintptr_t va, uintptr_t pa, uint32_t p1, uint32_t p2, uint32_t got[2],
 		       int read_only)
 {
-	uint32_t scratch, keep;
+	uint32_t scratch, keep, flags;
+
+	/* No interrupt in between: its handler could use the word. */
+	__asm__ volatile("pushfl; popl %0; cli" : "=r"(flags) : : "memory");
 
 	if (read_only) {
 		__asm__ volatile(
@@ -43,5 +46,7 @@ void i386_check_word(uintptr_t va, uintptr_t pa, uint32_t p1, uint32_t p2, uint3
 			: [pa] "b"(pa), [va] "c"(va)
 			: "memory");
 	}
+	if (flags & 0x200)
+		__asm__ volatile("sti" ::: "memory");
 	got[0] = p1, got[1] = p2;
 }

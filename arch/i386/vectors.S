@@ -1,5 +1,5 @@
 /*
- * The 32 exception vectors of i386, a way back from a ring-3 excursion, and
+ * The 32 exception vectors of i386, the 16 IRQ vectors, a way back from a ring-3 excursion, and
  * the ring-3 excursion itself (crash=align needs CPL 3 for #AC).
  *
  * Every stub makes the stack look the same (struct i386_frame in i386.h):
@@ -60,6 +60,9 @@ vec_\n:
 	VEC_ERR   29			/* #VC VMM communication */
 	VEC_ERR   30			/* #SX security */
 	VEC_NOERR 31			/* reserved */
+	.irp	n, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
+	VEC_NOERR \n			/* the 8259s' IRQ 0..15 (watchdog.c) */
+	.endr
 
 exception_common:
 	pushal				/* EAX, ECX, EDX, EBX, ESP, EBP, ESI, EDI */
@@ -85,6 +88,9 @@ exception_common:
 	.globl	i386_vector_stubs
 i386_vector_stubs:
 	.irp	n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	.long	vec_\n
+	.endr
+	.irp	n, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
 	.long	vec_\n
 	.endr
 

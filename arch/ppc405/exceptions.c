@@ -117,6 +117,10 @@ void ppc405_exception(struct ppc405_frame *f)
 
 	if (f->vector == 0x1100 || f->vector == 0x1200)
 		ppc405_pid_restore();	/* the tagged miss handler may have left PID 0 */
+	if (f->vector == 0x1000 && !dumping) {
+		ppc405_pit_interrupt();	/* the watchdog: back to the run loop, or on */
+		return;
+	}
 	if (!dumping && ppc405_mmu_fault(f))
 		return;
 	if (dumping++) {		/* an exception while dumping: stop hard */

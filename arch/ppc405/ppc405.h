@@ -198,6 +198,9 @@ extern uint32_t ppc405_pgd[1024];
 void ppc405_entry(uint32_t r3, uint32_t r4, uint32_t r5, uint32_t r6, uint32_t r7);
 void ppc405_exception(struct ppc405_frame *f);
 
+/* watchdog.c, for exceptions.c: the PIT's interrupt. */
+void ppc405_pit_interrupt(void);
+
 /* selfcheck.c: struct mmu_ops' check_word (include/mmu_arch.h). */
 void ppc405_check_word(uintptr_t va, uintptr_t pa, uint32_t p1, uint32_t p2, uint32_t got[2],
 		       int read_only);

@@ -4,11 +4,12 @@
 
 /* Data translation toggled around one word, nothing but registers in
  * between: real: keep the word at pa, write p1; virtual: read, write p2;
- * real: read, put the word back.  read_only: one read each way. */
+ * real: read, put the word back.  read_only: one read each way.  No
+ * interrupt in between (MSR[EE] off): its handler could use the word. */
 void ppc405_check_word(uintptr_t va, uintptr_t pa, uint32_t p1, uint32_t p2, uint32_t got[2],
 		       int read_only)
 {
-	uint32_t msr = mfmsr(), real = msr & ~MSR_DR, orig, g1, g2;
+	uint32_t saved = mfmsr(), msr = saved & ~MSR_EE, real = msr & ~MSR_DR, orig, g1, g2;
 
 	if (read_only) {
 		__asm__ volatile(
@@ -36,5 +37,6 @@ void ppc405_check_word(uintptr_t va, uintptr_t pa, uint32_t p1, uint32_t p2, uin
 			  [p1] "r"(p1), [p2] "r"(p2)
 			: "memory");
 	}
+	mtmsr(saved);
 	got[0] = g1, got[1] = g2;
 }
