@@ -36,9 +36,10 @@ const char *arch_platform(void);
 void arch_describe_cpu(void);
 void arch_report_measurements(void);
 
-/* The watchdog's timer (405: the PIT; i386: the 8254 PIT on IRQ 0): an
- * interrupt `ticks` (arch_ticks units) from now, interrupts on, until
- * disarmed.  The interrupt calls run_watchdog_tick(), which returns the
+/* The watchdog's timer (405: the PIT, or the loader's PIT tick; i386: the
+ * 8254 PIT on IRQ 0): an interrupt no later than `ticks` (arch_ticks
+ * units) from now, or at the timer's next tick where it ticks on its own;
+ * interrupts on until disarmed.  The interrupt calls run_watchdog_tick(), which returns the
  * ticks left to the deadline (re-arm for them) and never returns once the
  * deadline has passed. */
 void arch_watchdog_arm(uint64_t ticks);

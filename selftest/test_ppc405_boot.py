@@ -269,3 +269,17 @@ def test_walnut_builds_and_has_no_qemu():
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 3
     assert "walnut is real hardware, QEMU has no Walnut" in p.stderr
+
+
+def test_watchdog_rides_the_loaders_pit(shim):
+    """After U-Boot's go its PIT auto-reloads (1 ms): the watchdog enables
+    that tick's interrupt and leaves its period alone, stops a probe past a
+    2 ms budget, and U-Boot's tick still runs after exit=return."""
+    extra = ["--kernel", shim, "--qemu", "-device", "--qemu", f"loader,file={ELF}"]
+    run = run_qemu("ref405ep", "uboot1", "go", "0x400000", "probes=aspace,boot", "modes=normal",
+                   "quick", "watchdog=2", "exit=return", timeout=60, extra=extra)
+    assert run.results == {"aspace.normal": "timeout", "boot.normal": "ok"}, run.log
+    assert "## Application terminated, rc = 0x00000001" in run.log, run.log
+    m = re.search(r"at return, 0x([0-9a-f]{8}) more since", run.log)
+    assert m and int(m.group(1), 16) == 3, run.log
+    assert "shim: after return: r1 r2 r13-r31 MSR EVPR TCR DCCR ICCR DCWR SGR vectors: ok;" in run.log
