@@ -1,7 +1,7 @@
 /* The table of probes, in the order they run. */
 #include "probe.h"
 
-extern const struct probe probe_boot, probe_cpu, probe_demand, probe_modeswitch, probe_tlbwalk,
+extern const struct probe probe_boot, probe_cpu, probe_demand, probe_modeswitch, probe_tlbwalk, probe_tlb,
 	probe_spaces;
 
 const struct probe *const probe_table[] = {
@@ -10,6 +10,7 @@ const struct probe *const probe_table[] = {
 	&probe_demand,
 	&probe_modeswitch,
 	&probe_tlbwalk,
+	&probe_tlb,
 	&probe_spaces,
 };
 const int probe_count = sizeof(probe_table) / sizeof(probe_table[0]);
