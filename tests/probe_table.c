@@ -2,6 +2,7 @@
 #include "probe.h"
 
 extern const struct probe probe_boot, probe_cpu, probe_demand, probe_modeswitch, probe_tlbwalk, probe_tlb,
+	probe_bw_mem,
 	probe_spaces;
 
 const struct probe *const probe_table[] = {
@@ -11,6 +12,7 @@ const struct probe *const probe_table[] = {
 	&probe_modeswitch,
 	&probe_tlbwalk,
 	&probe_tlb,
+	&probe_bw_mem,
 	&probe_spaces,
 };
 const int probe_count = sizeof(probe_table) / sizeof(probe_table[0]);
