@@ -4,8 +4,8 @@
  * unrolled by hand, eight words at a time ("Bcopy (hand)"); a copy counts
  * the bytes copied once, as LMbench does.  Two sizes: half the L1 data
  * cache (in cache) and eight times the largest cache the CPU reports
- * (beyond it; twice with `quick`), bounded by free RAM (a copy needs two
- * buffers).  The
+ * (beyond it; with `quick` twice, at most 8 MiB, and no headline when that
+ * is not beyond), bounded by free RAM (a copy needs two buffers).  The
  * headlines are the beyond-cache figures, as LMbench's summary; each size
  * also has its own names.  Each figure is one pass over the buffer timed
  * by probe_measure (median of 5 runs, spread). */
@@ -13,6 +13,7 @@
 #include <string.h>
 #include "probe.h"
 
+#define QUICK_MAX	(8u << 20)	/* quick: the largest buffer */
 #define DST_SKEW	(4096 + 576)	/* see bw_run */
 #define NO_MEMCPY __attribute__((noinline, optimize("no-tree-loop-distribute-patterns")))
 
@@ -101,7 +102,9 @@ static int bw_run(struct probe_ctx *ctx)
 	if (!l1 || !biggest)
 		return probe_fail(ctx, "the CPU reports no data cache: no size to call in or beyond it");
 	sizes[0] = l1 / 2;
-	sizes[1] = (size_t)biggest * (ctx->quick ? 2 : 8);	/* quick: just beyond */
+	sizes[1] = (size_t)biggest * (ctx->quick ? 2 : 8);	/* quick: just beyond ... */
+	if (ctx->quick && sizes[1] > QUICK_MAX)
+		sizes[1] = QUICK_MAX;				/* ... within reason */
 	probe_mem_reset();
 	avail = (probe_mem_avail(4096, 0) - DST_SKEW - 4096) / 2 & ~(size_t)4095;
 	if (sizes[1] > avail) {
@@ -109,7 +112,11 @@ static int bw_run(struct probe_ctx *ctx)
 			   (unsigned long)sizes[1] >> 10, (unsigned long)avail >> 10);
 		sizes[1] = avail;
 	}
-	if (sizes[1] <= biggest || sizes[0] < 1024)
+	if (ctx->quick && sizes[1] <= biggest)
+		probe_diag(ctx, "bw_mem", "quick: %lu KiB does not exceed the %lu KiB cache, "
+			   "so no beyond-cache headline (run without quick)",
+			   (unsigned long)sizes[1] >> 10, (unsigned long)biggest >> 10);
+	else if (sizes[1] <= biggest || sizes[0] < 1024)
 		return probe_fail(ctx, "free RAM (%lu KiB) too small to go beyond the %lu KiB cache",
 				  (unsigned long)avail >> 10, (unsigned long)biggest >> 10);
 	/* The destination a page and some lines past the source's end, so that
@@ -136,7 +143,7 @@ static int bw_run(struct probe_ctx *ctx)
 			v = mbs100(b.bytes, t.ns100);
 			snprintf(m, sizeof(m), "%s_%lu_mbs", columns[c].name, (unsigned long)b.bytes);
 			probe_sample(ctx, m, v, 2, "MB/s");
-			if (s == 1) {		/* beyond the caches: the headline */
+			if (s == 1 && b.bytes > biggest) {	/* beyond the caches: the headline */
 				snprintf(m, sizeof(m), "%s_mbs", columns[c].name);
 				probe_sample(ctx, m, v, 2, "MB/s");
 				snprintf(m, sizeof(m), "%s_mbs_spread", columns[c].name);

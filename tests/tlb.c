@@ -254,10 +254,13 @@ static const char *no_claim(struct probe_ctx *ctx, const struct mmu_tlb_info *tl
 		return 0;
 	if (tlb->refill == MMU_REFILL_SOFTWARE && ctx->icount_shift >= 0)
 		return 0;	/* our handler's instructions, which -icount counts as time */
-	return tlb->refill == MMU_REFILL_SOFTWARE ?
-		"QEMU TCG without -icount: times are the host's running the emulator" :
+	if (tlb->refill == MMU_REFILL_SOFTWARE)
+		return "QEMU TCG without -icount: times are the host's running the emulator";
+	return ctx->icount_shift >= 0 ?
+		"QEMU TCG -icount emulates no TLB timing: time counts instructions and a "
+		"hardware walk costs none, so the curve is flat" :
 		"QEMU TCG emulates no TLB timing: the curve shows QEMU's own software TLB "
-		"and the host's caches, not this TLB";
+		"(its 8-entry victim TLB at large strides) and the host's caches, not this TLB";
 }
 
 static int tlb_run(struct probe_ctx *ctx)
