@@ -31,6 +31,14 @@ void probe_mem_reset(void)
 	next = probe_start;
 }
 
+size_t probe_mem_avail(size_t align, uintptr_t min_addr)
+{
+	uintptr_t at = next > min_addr ? next : min_addr;
+
+	at = (at + align - 1) & ~(uintptr_t)(align - 1);
+	return at >= probe_start && at < probe_end ? probe_end - at : 0;
+}
+
 uintptr_t probe_mem_alloc(size_t len, size_t align, uintptr_t min_addr, const char *what)
 {
 	uintptr_t at = next > min_addr ? next : min_addr;

@@ -113,6 +113,17 @@ int probe_skip(struct probe_ctx *ctx, const char *fmt, ...)
 	return RESULT_SKIP;
 }
 
+void probe_diag(struct probe_ctx *ctx, const char *probe, const char *fmt, ...)
+{
+	char text[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	report_diag("%s.%s: %s", probe, ctx->mode_name, text);
+}
+
 void probe_sample(struct probe_ctx *ctx, const char *metric, int64_t value,
 		  int decimals, const char *unit)
 {

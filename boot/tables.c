@@ -62,6 +62,21 @@ static const struct table tables[] = {
 		{ "Instr per", "miss", "tlbwalk", "instructions_per_miss", 10 },
 		{ "Load", "ns/page", "tlbwalk", "ns_per_page", 9 },
 	} },
+	{ "TLB - entries by level, reach, miss cost (tlb: one load per page)", {
+		{ "L1", "entries", "tlb", "l1_entries", 8 },
+		{ "L2", "entries", "tlb", "l2_entries", 8 },
+		{ "Reach", "bytes", "tlb", "reach_bytes", 10 },
+		{ "Miss", "ns", "tlb", "miss_ns", 8 },
+		{ "Miss", "cycles", "tlb", "miss_cycles", 8 },
+		{ "Large pg", "entries", "tlb", "lp_l1_entries", 8 },
+		{ "Large pg", "miss ns", "tlb", "lp_miss_ns", 8 },
+	} },
+	{ "*Local* Communication bandwidths in MB/s - bigger is better", {
+		{ "Bcopy", "(libc)", "bw_mem", "cp_libc_mbs", 9 },
+		{ "Bcopy", "(hand)", "bw_mem", "cp_hand_mbs", 9 },
+		{ "Mem", "read", "bw_mem", "rd_mbs", 9 },
+		{ "Mem", "write", "bw_mem", "wr_mbs", 9 },
+	} },
 	{ "Address-space switch (spaces: 32 warm switches, one window page each)", {
 		{ "Tagged", "ns", "spaces", "tagged_switch_ns", 9 },
 		{ "Tagged", "flushes", "spaces", "tagged_switch_flushes", 8 },

@@ -60,9 +60,10 @@ struct mmu_tlb_info {
 	int miss_path;			/* miss fast path, vector to return, instructions; -1 */
 	int tagged;			/* spaces switch without a flush */
 	/* SOFTWARE only: one load per 4K page over `pages` pages from
-	 * `base`, registers only; the misses counted during it, *ticks its
-	 * time; loop_instructions per page besides the misses. */
-	uint32_t (*walk)(uintptr_t base, uint32_t pages, uint32_t *ticks);
+	 * `base`, registers only: `warm` passes, then one whose misses are
+	 * counted and returned, *ticks its time; loop_instructions per page
+	 * besides the misses.  Nothing else touches memory in between. */
+	uint32_t (*walk)(uintptr_t base, uint32_t pages, uint32_t warm, uint32_t *ticks);
 	unsigned walk_loop_instructions;
 };
 const struct mmu_tlb_info *mmu_tlb(void);

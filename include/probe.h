@@ -41,6 +41,9 @@ void probe_sample(struct probe_ctx *ctx, const char *metric, int64_t value,
 /* Set the reason and return RESULT_FAIL / RESULT_SKIP. */
 int probe_fail(struct probe_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int probe_skip(struct probe_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A diagnostic line "# <probe>.<mode>: <text>" (why a figure is absent). */
+void probe_diag(struct probe_ctx *ctx, const char *probe, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* The timer: a free-running tick counter, its rate (0 when unknown), and
  * ticks as nanoseconds with two decimals (value*100; -1 when unknown). */
@@ -83,6 +86,8 @@ uint32_t probe_cache_line(void);
  * aligned to `align` at or above `min_addr`; 0 after printing why when RAM
  * is too small.  Reset before a probe's first allocation. */
 uintptr_t probe_mem_alloc(size_t len, size_t align, uintptr_t min_addr, const char *what);
+/* How many bytes probe_mem_alloc(len, align, min_addr) could give now (0: none). */
+size_t probe_mem_avail(size_t align, uintptr_t min_addr);
 void probe_mem_reset(void);
 uint64_t probe_ram_bytes(void);
 

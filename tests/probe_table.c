@@ -2,7 +2,7 @@
 #include "probe.h"
 
 extern const struct probe probe_boot, probe_cpu, probe_demand, probe_modeswitch, probe_tlbwalk,
-	probe_spaces, probe_aspace;
+	probe_tlb, probe_bw_mem, probe_spaces, probe_aspace;
 
 const struct probe *const probe_table[] = {
 	&probe_boot,
@@ -10,6 +10,8 @@ const struct probe *const probe_table[] = {
 	&probe_demand,
 	&probe_modeswitch,
 	&probe_tlbwalk,
+	&probe_tlb,
+	&probe_bw_mem,
 	&probe_spaces,
 	&probe_aspace,
 };

@@ -42,9 +42,7 @@ static int tlbwalk_run(struct probe_ctx *ctx)
 	if (!tlb->walk)		/* hardware refill, or nothing to count with */
 		return probe_skip(ctx, "%s refills its TLB in hardware: no miss is counted",
 				  probe_arch_name());
-	tlb->walk(base, walk_pages, &ticks);	/* warm up */
-	tlb->walk(base, walk_pages, &ticks);
-	misses = tlb->walk(base, walk_pages, &ticks);
+	misses = tlb->walk(base, walk_pages, 2, &ticks);	/* 2 passes warm up */
 
 	probe_sample(ctx, "dtlb_misses_per_pass", misses, 0, "count");
 	probe_sample(ctx, "ns_per_page", ticks_to_ns100(ticks) / walk_pages, 2, "ns");

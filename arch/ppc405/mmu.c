@@ -371,7 +371,7 @@ static int translated_enter(const struct mmu_mode *m)
 
 extern char ppc405_dtlb_miss[], ppc405_dtlb_rfi[], ppc405_dtlb_miss_tagged[], ppc405_dtlb_rfi_tagged[];
 extern char ppc405_walk_loop[], ppc405_walk_loop_end[];
-uint32_t ppc405_walk_pass(uintptr_t base, uint32_t pages, uint32_t *ticks);
+uint32_t ppc405_walk_pass(uintptr_t base, uint32_t pages, uint32_t warm, uint32_t *ticks);
 
 /* Miss paths, vector to rfi, counted from the code: the path for a 4K PTE
  * executes every instruction in between exactly once. */

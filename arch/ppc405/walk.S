@@ -1,7 +1,10 @@
 /*
- * ppc405_walk_pass(base, pages, &ticks): the walk the TLB description
+ * ppc405_walk_pass(base, pages, warm, &ticks): the walk the TLB description
  * offers (mmu.h, struct mmu_tlb_info) for the tlb probes.  One load
- * per 4K page from base, `pages` pages (at least 1), from registers only.
+ * per 4K page from base, `pages` pages (at least 1), from registers only:
+ * `warm` uncounted passes, then the counted one, with no other code or
+ * data in between (so the TLB holds only the walk and this code page).
+ * The code is aligned so that it lies on one page.
  * The DTLB miss counter is read with data translation off just before and
  * just after the loop, so neither read can miss itself and nothing but the
  * loop's loads falls in between.  Returns the misses; *ticks = timebase
@@ -10,8 +13,19 @@
 #include "ppc405.h"
 
 	.text
+	.balign	256			/* all of it on one page (< 256 bytes) */
 	.globl	ppc405_walk_pass, ppc405_walk_loop, ppc405_walk_loop_end
 ppc405_walk_pass:
+	cmpwi	r5, 0			/* warm passes? */
+	beq	2f
+1:	mtctr	r4			/* a warm pass: pages ... */
+	mr	r9, r3			/* ... from base */
+3:	lwz	r0, 0(r9)		/* one load ... */
+	addi	r9, r9, 4096		/* ... per 4K page */
+	bdnz	3b
+	addic.	r5, r5, -1		/* another warm pass? */
+	bne	1b
+2:	mr	r5, r6			/* &ticks */
 	mfmsr	r6			/* the MSR we run with */
 	rlwinm	r7, r6, 0, 28, 26	/* the same with DR (0x10) cleared */
 	lis	r8, mmu_count@ha	/* the counters (vectors.S) */
@@ -38,6 +52,10 @@ ppc405_walk_loop_end:
 	stw	r11, 0(r5)		/* (may miss: after the count) */
 	subf	r3, r9, r12		/* misses in the pass */
 	blr
+ppc405_walk_end:
+	.if	ppc405_walk_end - ppc405_walk_pass > 256
+	.error	"the walk no longer fits its 256-byte alignment"
+	.endif
 
 /*
  * mmu_probe_load(addr): one load (mmu.h).  A fault hook may answer

@@ -1,0 +1,368 @@
+/* Probe `tlb`: what a TLB fill costs and how many entries each level holds.
+ *
+ * A pointer chase visits P pages, one load per page, in a random cyclic
+ * order (each load's address comes from the one before, so no prefetcher
+ * runs ahead).  The load in page i sits at line i mod (4096 / line size),
+ * so up to 4096 / line pages fall on distinct cache sets: a cache conflict
+ * cannot pass for a TLB miss.  P runs from 1 to 4x the TLB's entries where
+ * mmu_tlb() gives them, or to 4096 pages; where the time per load rises by
+ * a fifth over the plateau (two points in a row), the step is bisected to
+ * the exact P: the level's entries are the last P below it.  A level's miss
+ * cost is the rise; where our own handler refills the TLB (the 405) it is
+ * divided by the misses per load its counters saw, so ITLB misses of the
+ * loop's own code page do not count as part of a data miss.
+ *
+ * The 405 also counts: at every P, mmu_tlb()->walk walks the same pages,
+ * registers only, and gives the misses of one warm pass.  The last level
+ * found must be the largest P that pass does not miss at, or the probe
+ * fails.  With round robin over the unpinned slots, a cyclic walk of P
+ * pages stays resident iff P plus the pages the loop's own code touches
+ * fit the unpinned slots (else each load evicts the page needed next).
+ *
+ * Modes with large pages (and no pins) sweep again with the page size as
+ * stride, as far as free RAM goes, and say when that is too little.
+ * Levels are claimed only where time shows them: not with translation off,
+ * not under QEMU TCG, where a hardware-walked TLB costs nothing and times
+ * are the host's; under -icount the 405's software refill is exact
+ * instructions, which is what -icount counts, so there they are claimed. */
+#include <stdio.h>
+#include <string.h>
+#include "probe.h"
+
+#define PAGE		4096u
+#define MAX_PAGES	4096u		/* sweep end where nothing says */
+#define MAX_POINTS	72
+#define MAX_LEVELS	2
+#define WARM_PASSES	4		/* before the counted one: time for stale entries to go */
+
+struct point {
+	uint32_t pages;
+	struct probe_time t;
+	int64_t walk_misses;		/* one warm counted pass; -1: not counted */
+	int64_t misses1000;		/* chase: misses per 1000 loads (405); -1 */
+};
+
+struct sweep {
+	uintptr_t base;
+	uint32_t stride, max_pages;
+	const char *tag;		/* "" for 4K, "_16m" etc. */
+	struct point pt[MAX_POINTS];	/* every point measured, by P */
+	int n;
+	uint32_t entries[MAX_LEVELS];
+	int64_t before[MAX_LEVELS], after[MAX_LEVELS];
+	uint32_t after_pages[MAX_LEVELS];	/* the point that gave after[] */
+	int levels;
+};
+
+struct chase {
+	void **p;
+	uint64_t loads, misses;
+};
+
+static uint16_t order[MAX_PAGES];
+
+/* The timed loop: n dependent loads.  Aligned so that the loop stays on
+ * one code page (one TLB entry for its instructions).  The miss counters
+ * are read outside the loop; on i386 they stay 0. */
+__attribute__((noinline, aligned(256)))
+static uint64_t chase_run(void *arg, uint32_t n)
+{
+	struct chase *c = arg;
+	void **p = c->p;
+	uint32_t left = n, m0 = mmu_count.dtlb_misses + mmu_count.itlb_misses;
+	uint64_t t0 = probe_ticks(), t;
+
+	for (; left >= 8; left -= 8) {
+		p = *p; p = *p; p = *p; p = *p;
+		p = *p; p = *p; p = *p; p = *p;
+	}
+	while (left--)
+		p = *p;
+	t = probe_ticks() - t0;
+	c->misses += mmu_count.dtlb_misses + mmu_count.itlb_misses - m0;
+	c->loads += n;
+	c->p = p;
+	return t;
+}
+
+static uintptr_t slot(const struct sweep *s, uint32_t i)
+{
+	uint32_t line = probe_cache_line() ? probe_cache_line() : 32;
+
+	return s->base + (uintptr_t)i * s->stride + (i % (PAGE / line)) * line;
+}
+
+/* Pages 0..P-1 linked in a random cyclic order (fixed seed: the same
+ * order every run). */
+static void **build_chain(const struct sweep *s, uint32_t pages)
+{
+	uint32_t x = 2463534242u;
+
+	for (uint32_t i = 0; i < pages; i++)
+		order[i] = i;
+	for (uint32_t i = pages - 1; i > 0; i--) {
+		uint32_t j, k;
+		x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+		j = x % (i + 1);
+		k = order[i], order[i] = order[j], order[j] = k;
+	}
+	for (uint32_t i = 0; i < pages; i++)
+		*(void **)slot(s, order[i]) = (void *)slot(s, order[(i + 1) % pages]);
+	return (void **)slot(s, order[0]);
+}
+
+/* Measure P pages (once: a point already measured is returned as is). */
+static const struct point *measure(struct sweep *s, uint32_t pages)
+{
+	const struct mmu_tlb_info *tlb = mmu_tlb();
+	struct chase c = { 0 };
+	struct point *q;
+	int i;
+
+	for (i = 0; i < s->n && s->pt[i].pages <= pages; i++)
+		if (s->pt[i].pages == pages)
+			return &s->pt[i];
+	if (s->n == MAX_POINTS)
+		return 0;
+	memmove(&s->pt[i + 1], &s->pt[i], (s->n - i) * sizeof(s->pt[0]));
+	s->n++;
+	q = &s->pt[i];
+	q->pages = pages;
+	/* From an empty TLB, so that the entries are filled in walk order. */
+	c.p = build_chain(s, pages);
+	mmu_flush_all();
+	chase_run(&c, 2 * pages);			/* two warm passes */
+	c.loads = c.misses = 0;
+	if (probe_measure(chase_run, &c, &q->t) < 0)
+		q->t.ns100 = -1;
+	q->misses1000 = tlb->refill == MMU_REFILL_SOFTWARE && c.loads ?
+			(int64_t)(c.misses * 1000 / c.loads) : -1;
+	q->walk_misses = -1;
+	if (tlb->refill == MMU_REFILL_SOFTWARE && tlb->walk && s->stride == PAGE) {
+		uint32_t ticks;
+		mmu_flush_all();
+		q->walk_misses = tlb->walk(s->base, pages, WARM_PASSES, &ticks);
+	}
+	return q;
+}
+
+static int64_t threshold(int64_t plateau) { return plateau + plateau / 5; }
+
+/* The coarse sweep (1, 2, 3, 4, 6, 8, 12 ...), then each step bisected.
+ * Returns -1 when the timer failed. */
+static int sweep_run(struct sweep *s)
+{
+	uint32_t coarse[40] = { 1 };
+	int nc = 0;
+	int64_t plateau;
+
+	for (uint32_t p = 1; p <= s->max_pages && nc < 38; p *= 2) {
+		coarse[nc++] = p;
+		if (p >= 2 && p * 3 / 2 <= s->max_pages)
+			coarse[nc++] = p * 3 / 2;
+	}
+	if (coarse[nc - 1] != s->max_pages)
+		coarse[nc++] = s->max_pages;
+	for (int i = 0; i < nc; i++)
+		if (!measure(s, coarse[i]) || measure(s, coarse[i])->t.ns100 < 0)
+			return -1;
+
+	plateau = measure(s, coarse[0])->t.ns100;
+	for (int i = 1; i < nc && i < 3; i++)
+		if (measure(s, coarse[i])->t.ns100 < plateau)
+			plateau = measure(s, coarse[i])->t.ns100;
+	s->levels = 0;
+	for (int i = 1; i < nc && s->levels < MAX_LEVELS; i++) {
+		int64_t thr = threshold(plateau);
+		const struct point *a;
+		uint32_t lo = coarse[i - 1], hi = coarse[i];
+
+		if (measure(s, hi)->t.ns100 <= thr ||
+		    (i + 1 < nc && measure(s, coarse[i + 1])->t.ns100 <= thr))
+			continue;
+		while (hi - lo > 1) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			const struct point *q = measure(s, mid);
+			if (!q)
+				break;
+			if (q->t.ns100 > thr)
+				hi = mid;
+			else
+				lo = mid;
+		}
+		/* The level's plateau: the higher of the first two coarse points past the step. */
+		a = measure(s, coarse[i]);
+		if (i + 1 < nc && measure(s, coarse[i + 1])->t.ns100 > a->t.ns100)
+			a = measure(s, coarse[i + 1]);
+		s->entries[s->levels] = lo;
+		s->before[s->levels] = plateau;
+		s->after[s->levels] = a->t.ns100;
+		s->after_pages[s->levels] = a->pages;
+		s->levels++;
+		plateau = a->t.ns100;
+		i++;
+	}
+	return 0;
+}
+
+static void sample_curve(struct probe_ctx *ctx, const struct sweep *s)
+{
+	char m[48];
+
+	for (int i = 0; i < s->n; i++) {
+		const struct point *q = &s->pt[i];
+		snprintf(m, sizeof(m), "%lup%s_ns", (unsigned long)q->pages, s->tag);
+		probe_sample(ctx, m, q->t.ns100, 2, "ns");
+		if (q->walk_misses >= 0) {
+			snprintf(m, sizeof(m), "%lup%s_misses", (unsigned long)q->pages, s->tag);
+			probe_sample(ctx, m, q->walk_misses, 0, "count");
+		}
+	}
+}
+
+/* Headlines of the levels found: <pre>l1_entries, l2_entries, reach and
+ * the miss cost of each level (l2 only: <pre>l2_miss_ns). */
+static void sample_levels(struct probe_ctx *ctx, struct sweep *s, const char *pre)
+{
+	char m[48];
+
+	for (int k = 0; k < s->levels; k++) {
+		const struct point *a = measure(s, s->after_pages[k]);	/* measured already */
+		struct probe_time t = a->t;
+		int64_t rise = s->after[k] - s->before[k];
+
+		snprintf(m, sizeof(m), "%sl%d_entries", pre, k + 1);
+		probe_sample(ctx, m, s->entries[k], 0, "count");
+		/* Per miss: the rise over the misses per load counted (405). */
+		t.ns100 = a->misses1000 > 0 ? rise * 1000 / a->misses1000 : rise;
+		t.cycles100 = ns100_to_cycles100(t.ns100);
+		snprintf(m, sizeof(m), k ? "%sl%d_miss" : "%smiss", pre, k + 1);
+		probe_sample_time(ctx, m, &t);
+	}
+	if (s->levels) {
+		snprintf(m, sizeof(m), "%sreach_bytes", pre);
+		probe_sample(ctx, m, (int64_t)s->entries[s->levels - 1] * s->stride, 0, "bytes");
+	}
+}
+
+/* Why no level may be claimed here, or 0. */
+static const char *no_claim(struct probe_ctx *ctx, const struct mmu_tlb_info *tlb)
+{
+	if (tlb->refill == MMU_REFILL_NONE)
+		return "translation is off in this mode: no TLB in use, the curve is the baseline";
+	if (!strstr(probe_platform(), "emulated"))
+		return 0;
+	if (tlb->refill == MMU_REFILL_SOFTWARE && ctx->icount_shift >= 0)
+		return 0;	/* our handler's instructions, which -icount counts as time */
+	if (tlb->refill == MMU_REFILL_SOFTWARE)
+		return "QEMU TCG without -icount: times are the host's running the emulator";
+	return ctx->icount_shift >= 0 ?
+		"QEMU TCG -icount emulates no TLB timing: time counts instructions and a "
+		"hardware walk costs none, so the curve is flat" :
+		"QEMU TCG emulates no TLB timing: the curve shows QEMU's own software TLB "
+		"(its 8-entry victim TLB at large strides) and the host's caches, not this TLB";
+}
+
+static int tlb_run(struct probe_ctx *ctx)
+{
+	const struct mmu_tlb_info *tlb = mmu_tlb();
+	static struct sweep s;		/* large: off the stack */
+	const char *why = no_claim(ctx, tlb);
+	uint32_t lp = 0, line = probe_cache_line() ? probe_cache_line() : 32;
+	uintptr_t low = tlb->pinned ? tlb->pinned_end : 0;	/* walk outside the pins */
+	size_t avail;
+
+	probe_mem_reset();
+	memset(&s, 0, sizeof(s));
+	s.stride = PAGE;
+	s.tag = "";
+	s.max_pages = tlb->refill == MMU_REFILL_SOFTWARE && tlb->entries ? 4 * tlb->entries :
+		      tlb->entries * 4 > MAX_PAGES ? tlb->entries * 4 : MAX_PAGES;
+	if (s.max_pages > MAX_PAGES)
+		s.max_pages = MAX_PAGES;
+	avail = probe_mem_avail(PAGE, low) / PAGE;
+	if (avail < 2)
+		return probe_fail(ctx, "no free RAM above %#lx to walk", (unsigned long)low);
+	if (s.max_pages > avail)
+		s.max_pages = avail;
+	s.base = probe_mem_alloc((size_t)s.max_pages * PAGE, PAGE, low, "tlb: pages");
+	if (line > PAGE / 2 || sizeof(void *) > line)
+		return probe_fail(ctx, "cache line of %lu bytes: cannot stagger", (unsigned long)line);
+	if (sweep_run(&s) < 0)
+		return probe_fail(ctx, "the timer did not move over a chase");
+	sample_curve(ctx, &s);
+
+	if (why) {
+		probe_diag(ctx, "tlb", "no TLB level claimed: %s", why);
+	} else {
+		/* The counters' step: the largest P a warm pass does not miss at,
+		 * with every larger P missing. */
+		int64_t counted = -1;
+		for (int i = s.n - 1; i >= 0 && s.pt[i].walk_misses >= 0; i--)
+			if (s.pt[i].walk_misses == 0) {
+				counted = i + 1 < s.n ? (int64_t)s.pt[i].pages : -2;
+				break;
+			}
+		if (counted != -1) {
+			if (counted == -2 ? s.levels != 0 :
+			    !s.levels || s.entries[s.levels - 1] != counted)
+				return probe_fail(ctx, "curve and counters disagree: step after %ld "
+						  "pages by time, after %ld by the miss counters",
+						  s.levels ? (long)s.entries[s.levels - 1] : -1L,
+						  (long)counted);
+		}
+		if (!s.levels)
+			probe_diag(ctx, "tlb", "no step up to %lu pages of 4 KiB: no TLB level "
+				   "visible (%lu KiB walked)", (unsigned long)s.max_pages,
+				   (unsigned long)s.max_pages * 4);
+		sample_levels(ctx, &s, "");
+	}
+
+	/* The mode's large pages as stride: where the default mapping has
+	 * them (pins alone do not count: they cover what the walk avoids). */
+	for (int b = 31; b > 12 && !tlb->pinned; b--)
+		if (tlb->page_sizes & (1u << b)) {
+			lp = 1u << b;
+			break;
+		}
+	if (lp && lp <= 0x40000000u) {
+		static struct sweep l;
+		static char tag[8];
+		uint32_t want = tlb->entries ? tlb->entries + 1 : 0;
+
+		memset(&l, 0, sizeof(l));
+		snprintf(tag, sizeof(tag), "_%lu%s", (unsigned long)(lp >= (1u << 20) ? lp >> 20 : lp >> 10),
+			 lp >= (1u << 20) ? "m" : "k");
+		l.tag = tag;
+		l.stride = lp;
+		l.max_pages = s.max_pages;
+		avail = probe_mem_avail(lp, 0);
+		avail = avail / lp;
+		if (avail < l.max_pages)
+			l.max_pages = avail;
+		if (l.max_pages < 2) {
+			probe_diag(ctx, "tlb", "RAM too small for a %s stride sweep: %lu page(s) "
+				   "of %lu KiB free", tag + 1, (unsigned long)avail,
+				   (unsigned long)lp >> 10);
+			return RESULT_PASS;
+		}
+		l.base = probe_mem_alloc((size_t)l.max_pages * lp, lp, 0, "tlb: large pages");
+		if (!l.base || sweep_run(&l) < 0)
+			return probe_fail(ctx, "large-page sweep failed");
+		sample_curve(ctx, &l);
+		if (!why && !l.levels)
+			probe_diag(ctx, "tlb", "no step up to %lu pages of %lu KiB%s",
+				   (unsigned long)l.max_pages, (unsigned long)lp >> 10,
+				   want > l.max_pages ? ": RAM too small to reach the step "
+				   "(the TLB's entries need more pages than fit)" : "");
+		if (!why)
+			sample_levels(ctx, &l, "lp_");
+	}
+	return RESULT_PASS;
+}
+
+const struct probe probe_tlb = {
+	.name = "tlb",
+	.what = "TLB fill: one load per page over P pages; entries per level, reach, miss cost",
+	.run = tlb_run,
+};
