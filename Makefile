@@ -58,7 +58,7 @@ VERSION	:= $(shell git describe --always --dirty --tags 2>/dev/null || echo unkn
 
 all: $(OUT)/mmubench.elf $(OUT)/mmubench.bin $(OUT)/mmubench.uimg
 
-$(NEWLIB)/.done:
+$(NEWLIB)/.done: tools/build-newlib
 	$(Q)tools/build-newlib $(NEWLIB_ARCH) $(NEWLIB)
 
 # Rewritten only when the version changes, so objects do not rebuild.
