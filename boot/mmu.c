@@ -113,35 +113,50 @@ static int check_page(const char *region, uintptr_t pg, int read_only)
 
 extern char __data_start[], __free_ram_start[];
 
-/* Every 4K page of the image (code read-only; data, stack and heap with
- * patterns, the arch's live tables read-only); the page-table pool pages in
- * use, read-only; of probe memory its first and last page and one page in
- * every CHECK_STRIDE, one page further on at each enter so that 64 enters
- * cover every page (all of it each time would cost a second of QEMU per
- * enter); then an alias outside RAM onto probe memory, mapped and unmapped. */
-#define CHECK_STRIDE	(64u * PAGE)
+/* The pages of [start, end): the first and the last, and one in every
+ * `step` from a phase that moves one page on at each enter, so that `step`
+ * enters cover every page.  step: 1, or what keeps the region within the
+ * arch's sample budget, and at least `min_step`.  read_only(pg) says which
+ * pages only read (live tables); 0 for none. */
 static unsigned check_phase;
 
+static int check_region(const char *region, uintptr_t start, uintptr_t end, int all_read_only,
+			unsigned min_step)
+{
+	uintptr_t pages = end > start ? (end - start) / PAGE : 0;
+	unsigned budget = mmu_arch_check_samples(), step = min_step;
+
+	if (!pages)
+		return 0;
+	if (budget && pages / step > budget)
+		step = (pages + budget - 1) / budget;
+	uintptr_t last = start + (pages - 1) * PAGE;
+	if (check_page(region, start, all_read_only || mmu_arch_live(start)) < 0 ||
+	    check_page(region, last, all_read_only || mmu_arch_live(last)) < 0)
+		return -1;
+	for (uintptr_t pg = start + (check_phase % step) * PAGE; pg < last; pg += (uintptr_t)step * PAGE)
+		if (check_page(region, pg, all_read_only || mmu_arch_live(pg)) < 0)
+			return -1;
+	return 0;
+}
+
+/* The image (code read-only; data, stack and heap with patterns, the
+ * arch's live tables read-only), the page-table pool pages in use (read
+ * only), probe memory (every 64th page: all of it each time would cost a
+ * second of QEMU per enter); all of them where the arch's sample budget
+ * allows (the 405's translation toggle is cheap; i386's CR0.PG is not).
+ * Then an alias outside RAM onto probe memory, mapped and unmapped. */
 static int self_check(void)
 {
 	uintptr_t data = ((uintptr_t)__data_start + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
-	uintptr_t first = mem_probe_start(), last = (mem_probe_end() - 1) & ~(uintptr_t)(PAGE - 1);
 
-	for (uintptr_t pg = (uintptr_t)__image_start; pg < data; pg += PAGE)
-		if (check_page("image code", pg, 1) < 0)
-			return -1;
-	for (uintptr_t pg = data; pg < (uintptr_t)__heap_end; pg += PAGE)
-		if (check_page("image data, stack and heap", pg, mmu_arch_live(pg)) < 0)
-			return -1;
-	for (uintptr_t pg = pool_start; pg < pool_next; pg += PAGE)
-		if (check_page("page tables", pg, 1) < 0)
-			return -1;
-	if (check_page("probe memory", first, 0) < 0 || check_page("probe memory", last, 0) < 0)
+	check_phase++;
+	if (check_region("image code", (uintptr_t)__image_start, data, 1, 1) < 0 ||
+	    check_region("image data, stack and heap", data, (uintptr_t)__heap_end, 0, 1) < 0 ||
+	    check_region("page tables", pool_start, pool_next, 1, 1) < 0 ||
+	    check_region("probe memory", mem_probe_start(), mem_probe_end(), 0, 64) < 0)
 		return -1;
-	check_phase = (check_phase + 1) % (CHECK_STRIDE / PAGE);
-	for (uintptr_t pg = first + check_phase * PAGE; pg < last; pg += CHECK_STRIDE)
-		if (check_page("probe memory", pg, 0) < 0)
-			return -1;
+	uintptr_t last = (mem_probe_end() - 1) & ~(uintptr_t)(PAGE - 1);
 
 	/* The alias: the page 4 MiB below the address-space window, where
 	 * no RAM is mapped on our boards, onto the last page of probe memory. */

@@ -63,6 +63,8 @@ int mmu_in_pool(uintptr_t a);
  * the self-check must only read (tables the CPU or handler walks). */
 uint32_t mmu_arch_pool_bytes(uintptr_t ram_end);
 int mmu_arch_live(uintptr_t a);
+/* Pages the self-check samples at most per region, or 0: every page. */
+unsigned mmu_arch_check_samples(void);
 
 /* The TLB while translation is off (real, flat): the 405 still offers its
  * counted walk there, as the baseline with no misses. */

@@ -316,6 +316,13 @@ int mmu_arch_live(uintptr_t a)
 	return (a & ~(uintptr_t)(PAGE - 1)) == ((uintptr_t)pdpt & ~(uintptr_t)(PAGE - 1));
 }
 
+/* Each CR0.PG toggle flushes the TLB (and exits QEMU's translated code):
+ * 64 sampled pages per region, moving on at each enter. */
+unsigned mmu_arch_check_samples(void)
+{
+	return 64;
+}
+
 /* The largest format (PAE, 4K pages) for [0, ram_end), plus room for
  * splits, probe mappings and three tables for each address space. */
 uint32_t mmu_arch_pool_bytes(uintptr_t ram_end)
