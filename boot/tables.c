@@ -7,10 +7,14 @@
 #include "config.h"
 #include "report.h"
 
+/* Columns leave in_us out where it is 0. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
 struct column {
 	const char *head1, *head2;	/* two header lines, as LMbench */
 	const char *probe, *metric;
 	int width;
+	int in_us;			/* a figure in ns, shown in microseconds */
 };
 
 struct table {
@@ -31,13 +35,13 @@ static const struct table tables[] = {
 		{ "Core", "MHz", "cpu", "mhz", 10 },
 		{ "Spread", "%", "cpu", "mhz_spread", 7 },
 	} },
-	{ "Fault and mapping latencies in nanoseconds - smaller is better", {
-		{ "Page", "Fault", "demand", "page_fault_ns", 10 },
-		{ "Prot", "Fault", "demand", "prot_fault_ns", 10 },
-		{ "Null", "fault", "demand", "null_fault_ns", 9 },
-		{ "Remap", "(kmap)", "demand", "kmap_ns", 10 },
-		{ "Batch", "remap", "demand", "remap_batch_ns", 10 },
-		{ "Mode", "switch", "modeswitch", "switch_ns", 11 },
+	{ "Fault and mapping latencies in microseconds - smaller is better", {
+		{ "Page", "Fault", "demand", "page_fault_ns", 8, 1 },
+		{ "Prot", "Fault", "demand", "prot_fault_ns", 8, 1 },
+		{ "Null", "fault", "demand", "null_fault_ns", 8, 1 },
+		{ "Remap", "(kmap)", "demand", "kmap_ns", 8, 1 },
+		{ "Batch", "remap", "demand", "remap_batch_ns", 8, 1 },
+		{ "Mode", "switch", "modeswitch", "switch_ns", 9, 1 },
 	} },
 	{ "Address-space switch in nanoseconds (aspace: N spaces / K bytes each)", {
 		{ "2p/0K", "tagged", "aspace", "2p_0k_ns", 8 },
@@ -140,7 +144,7 @@ static void print_table(const struct table *t)
 			int64_t v;
 			int d;
 			if (report_lookup(c->probe, mode, c->metric, &v, &d))
-				format_fixed(cell, sizeof(cell), v, d);
+				format_fixed(cell, sizeof(cell), c->in_us ? v / 1000 : v, d);
 			pad(line, &n, c->width, cell);
 		}
 		report_table_line(line);
