@@ -18,7 +18,7 @@ else
 Q := @
 endif
 
-.PHONY: all tools run check clean probe-check bootscr $(BOARDS)
+.PHONY: all tools run check clean probe-check bootscr netboot $(BOARDS)
 
 ifeq ($(BOARD),)
 
@@ -129,6 +129,24 @@ $(BOOTSCR): board/$(BOARD)/boot.cmd $(BOOTSCR).args $(OUT)/mmubench.uimg
 		-e 's|@LOAD_WINDOW@|$(LOAD_WINDOW)|g' -e "s|@IMAGE_START@|$$start|g" $< > $(BOOTSCR:.uimg=.cmd)
 	$(Q)mkimage -A $(MKIMAGE_ARCH) -O linux -T script -C none -n "mmubench $(BOARD) boot script" \
 		-d $(BOOTSCR:.uimg=.cmd) $@ >/dev/null
+# make BOARD=<name> netboot: a TFTP root in NETDIR (default build/<name>/tftp)
+# with the images, the boot script and, for PCs, the PXE files: iPXE's
+# boot.ipxe, and PXELINUX with mboot.c32 (Debian's pxelinux, syslinux-common).
+NETDIR	?= $(OUT)/tftp
+SYSLINUX := /usr/lib/PXELINUX/pxelinux.0 $(addprefix /usr/lib/syslinux/modules/bios/,ldlinux.c32 libcom32.c32 mboot.c32)
+FILL	= sed -e 's|@BOOTARGS@|$(BOOTARGS)|g' -e 's|@PXE_BOOTARGS@|$(PXE_BOOTARGS)|g' \
+	      -e 's|@BOARD@|$(BOARD)|g' -e 's|@VERSION@|$(VERSION)|g'
+netboot: all
+	$(Q)mkdir -p $(NETDIR)
+	$(Q)cp $(OUT)/mmubench.uimg $(OUT)/mmubench.elf $(OUT)/mmubench.bin $(NETDIR)/
+	$(Q)$(MAKE) --no-print-directory BOOTSCR=$(abspath $(NETDIR))/boot.scr.uimg bootscr
+	$(Q)if [ -f board/$(BOARD)/boot.ipxe ]; then \
+		$(FILL) board/$(BOARD)/boot.ipxe > $(NETDIR)/boot.ipxe || exit 1; \
+		for f in $(SYSLINUX); do [ -r $$f ] || { echo "$$f missing (tools/install-deps)" >&2; exit 1; }; done; \
+		cp $(SYSLINUX) $(NETDIR)/ && mkdir -p $(NETDIR)/pxelinux.cfg && \
+		$(FILL) board/$(BOARD)/pxelinux.cfg > $(NETDIR)/pxelinux.cfg/default; \
+	fi
+
 # Rewritten only when the boot arguments change, so the script is remade then.
 $(BOOTSCR).args: FORCE
 	$(Q)mkdir -p $(dir $@)

@@ -6,3 +6,5 @@ BOARD_COMMON := ns16550.c
 BOOTARGS ?= probes=all modes=all exit=return
 UIMG_LOAD := 0x02000000
 LOAD_WINDOW := 0x01f00000
+# PXE (boot.ipxe, pxelinux.cfg): a multiboot run cannot return to a loader.
+PXE_BOOTARGS ?= probes=all modes=all exit=halt
