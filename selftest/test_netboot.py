@@ -104,3 +104,21 @@ def test_uboot_image_larger_than_load_window(tmp_path):
                    check=True, capture_output=True, timeout=30)
     cap = capture(uboot_qemu(netdir), tmp_path / "console.log")
     loader_failure(cap, "more than the load window 0x00008000: not started")
+
+
+@pytest.mark.parametrize("board,arch,start", [("walnut", "PowerPC", "bootm 0x01000000"),
+                                              ("ref405ep", "PowerPC", "bootm 0x01000000"),
+                                              ("pc", "Intel x86", "go 0x00100000 ${bootargs}")])
+def test_boot_scripts_for_every_board(board, arch, start):
+    """make builds build/<board>/boot.scr.uimg: a U-Boot script image with
+    the board's boot arguments, no comments (U-Boot 1.x's autoscr has
+    none), loading mmubench.uimg and starting it."""
+    out = os.path.join(TOP, "build", board)
+    info = subprocess.run(["mkimage", "-l", os.path.join(out, "boot.scr.uimg")],
+                          capture_output=True, text=True, timeout=30).stdout
+    assert f"Image Type:   {arch} Linux Script (uncompressed)" in info, info
+    text = open(os.path.join(out, "boot.scr.cmd")).read()
+    assert not re.search(r"^\s*#", text, re.M), text
+    assert "setenv bootargs probes=all modes=all" in text
+    assert re.search(r"^\s*(tftpboot|if tftp) 0x0[12]000000 mmubench.uimg", text, re.M), text
+    assert start in text
