@@ -136,7 +136,8 @@ NETDIR	?= $(OUT)/tftp
 SYSLINUX := /usr/lib/PXELINUX/pxelinux.0 $(addprefix /usr/lib/syslinux/modules/bios/,ldlinux.c32 libcom32.c32 mboot.c32)
 FILL	= sed -e 's|@BOOTARGS@|$(BOOTARGS)|g' -e 's|@PXE_BOOTARGS@|$(PXE_BOOTARGS)|g' \
 	      -e 's|@BOARD@|$(BOARD)|g' -e 's|@VERSION@|$(VERSION)|g'
-netboot: all
+# Only the images: BOOTARGS given here changes NETDIR's script, not $(OUT)'s.
+netboot: $(OUT)/mmubench.elf $(OUT)/mmubench.bin $(OUT)/mmubench.uimg
 	$(Q)mkdir -p $(NETDIR)
 	$(Q)cp $(OUT)/mmubench.uimg $(OUT)/mmubench.elf $(OUT)/mmubench.bin $(NETDIR)/
 	$(Q)$(MAKE) --no-print-directory BOOTSCR=$(abspath $(NETDIR))/boot.scr.uimg bootscr
