@@ -18,7 +18,7 @@ else
 Q := @
 endif
 
-.PHONY: all tools run check clean probe-check $(BOARDS)
+.PHONY: all tools run check clean probe-check bootscr netboot $(BOARDS)
 
 ifeq ($(BOARD),)
 
@@ -40,6 +40,7 @@ OBJCOPY	:= $(CROSS)objcopy
 SIZE	:= $(CROSS)size
 
 OUT	:= $(BUILD)/$(BOARD)
+BOOTSCR	?= $(OUT)/boot.scr.uimg
 NEWLIB	:= $(BUILD)/newlib/$(NEWLIB_ARCH)
 LIBGCC	:= $(shell $(CC) $(ARCH_CFLAGS) -print-libgcc-file-name)
 
@@ -56,7 +57,7 @@ SRCS	:= $(wildcard boot/*.c) $(ARCH_SRCS) $(wildcard board/$(BOARD)/*.c) \
 OBJS	:= $(patsubst %,$(OUT)/obj/%.o,$(basename $(SRCS)))
 VERSION	:= $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 
-all: $(OUT)/mmubench.elf $(OUT)/mmubench.bin $(OUT)/mmubench.uimg
+all: $(OUT)/mmubench.elf $(OUT)/mmubench.bin $(OUT)/mmubench.uimg $(BOOTSCR)
 
 $(NEWLIB)/.done: tools/build-newlib
 	$(Q)tools/build-newlib $(NEWLIB_ARCH) $(NEWLIB)
@@ -113,17 +114,59 @@ $(OUT)/mmubench.uimg: $(OUT)/mmubench.bin
 	mkimage -A $(MKIMAGE_ARCH) -O linux -T kernel -C none -a 0x$$addr -e 0x$$addr \
 		-n "mmubench $(VERSION) $(BOARD)" -d $< $@ >/dev/null
 
+# The boot script: board/<name>/boot.cmd with the board's values filled in
+# and comments dropped (U-Boot 1.x's autoscr has no comments), as a U-Boot
+# script image.  BOOTARGS overrides the board's boot arguments, BOOTSCR the
+# output (the tests build scripts of their own with it).
+IMAGE_START = 0x$$($(CROSS)nm $(OUT)/mmubench.elf | awk '$$3=="__image_start"{print $$1}')
+bootscr: $(BOOTSCR)
+$(BOOTSCR): board/$(BOARD)/boot.cmd $(BOOTSCR).args $(OUT)/mmubench.uimg
+	$(Q)size=$$(stat -c %s $(OUT)/mmubench.uimg); [ $$size -le $$(($(LOAD_WINDOW))) ] || \
+		{ echo "$(OUT)/mmubench.uimg: $$size bytes, more than $(BOARD)'s load window $(LOAD_WINDOW)" >&2; exit 1; }
+	$(Q)start=$(IMAGE_START); sed -e '/^[[:space:]]*#/d' -e 's|@BOOTARGS@|$(BOOTARGS)|g' \
+		-e 's|@BOARD@|$(BOARD)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@UIMG_LOAD@|$(UIMG_LOAD)|g' \
+		-e 's|@UIMG_DATA@|'$$(printf 0x%08x $$(($(UIMG_LOAD) + 64)))'|g' \
+		-e 's|@LOAD_WINDOW@|$(LOAD_WINDOW)|g' -e "s|@IMAGE_START@|$$start|g" $< > $(BOOTSCR:.uimg=.cmd)
+	$(Q)mkimage -A $(MKIMAGE_ARCH) -O linux -T script -C none -n "mmubench $(BOARD) boot script" \
+		-d $(BOOTSCR:.uimg=.cmd) $@ >/dev/null
+# make BOARD=<name> netboot: a TFTP root in NETDIR (default build/<name>/tftp)
+# with the images, the boot script and, for PCs, the PXE files: iPXE's
+# boot.ipxe, and PXELINUX with mboot.c32 (Debian's pxelinux, syslinux-common).
+NETDIR	?= $(OUT)/tftp
+SYSLINUX := /usr/lib/PXELINUX/pxelinux.0 $(addprefix /usr/lib/syslinux/modules/bios/,ldlinux.c32 libcom32.c32 mboot.c32)
+FILL	= sed -e 's|@BOOTARGS@|$(BOOTARGS)|g' -e 's|@PXE_BOOTARGS@|$(PXE_BOOTARGS)|g' \
+	      -e 's|@BOARD@|$(BOARD)|g' -e 's|@VERSION@|$(VERSION)|g'
+# Only the images: BOOTARGS given here changes NETDIR's script, not $(OUT)'s.
+netboot: $(OUT)/mmubench.elf $(OUT)/mmubench.bin $(OUT)/mmubench.uimg
+	$(Q)mkdir -p $(NETDIR)
+	$(Q)cp $(OUT)/mmubench.uimg $(OUT)/mmubench.elf $(OUT)/mmubench.bin $(NETDIR)/
+	$(Q)$(MAKE) --no-print-directory BOOTSCR=$(abspath $(NETDIR))/boot.scr.uimg bootscr
+	$(Q)if [ -f board/$(BOARD)/boot.ipxe ]; then \
+		$(FILL) board/$(BOARD)/boot.ipxe > $(NETDIR)/boot.ipxe || exit 1; \
+		for f in $(SYSLINUX); do [ -r $$f ] || { echo "$$f missing (tools/install-deps)" >&2; exit 1; }; done; \
+		cp $(SYSLINUX) $(NETDIR)/ && mkdir -p $(NETDIR)/pxelinux.cfg && \
+		$(FILL) board/$(BOARD)/pxelinux.cfg > $(NETDIR)/pxelinux.cfg/default; \
+	fi
+
+# Rewritten only when the boot arguments change, so the script is remade then.
+$(BOOTSCR).args: FORCE
+	$(Q)mkdir -p $(dir $@)
+	$(Q)echo '$(BOOTARGS)' > $@.tmp
+	$(Q)cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+
 -include $(OBJS:.o=.d)
 
 endif
 
 FORCE:
 
-tools: $(BUILD)/tools/logcheck
+tools: $(BUILD)/tools/logcheck $(BUILD)/tools/console
 
-$(BUILD)/tools/logcheck: tools/logcheck.c boot/crc32.c
+# Host programs; logcheck and console share the line check (tools/linecheck.c).
+HOST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -Iinclude -Itools
+$(BUILD)/tools/%: tools/%.c tools/linecheck.c tools/linecheck.h boot/crc32.c
 	@mkdir -p $(dir $@)
-	$(Q)cc -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -Iinclude -o $@ tools/logcheck.c boot/crc32.c
+	$(Q)cc $(HOST_CFLAGS) -o $@ $< tools/linecheck.c boot/crc32.c
 
 run: 
 	$(Q)tools/install-deps

@@ -1,0 +1,88 @@
+"""A labgrid strategy for mmubench, a bare-metal image that U-Boot loads
+and that ends with a status line instead of a Linux shell (labgrid's
+UBootStrategy insists on a ShellDriver).
+
+States: off -> uboot (power cycled, autoboot stopped, at the prompt).
+run() then types the board's boot commands and captures the console up to
+"# mmubench status: pass|fail".  Only the console is used after the
+prompt, not UBootDriver.run(), whose `echo $?` needs a hush shell that
+U-Boot 1.x and PPCBoot on Walnuts may lack, and a bootm'ed image never
+gives the prompt back."""
+import enum
+import re
+
+import attr
+
+from labgrid.factory import target_factory
+from labgrid.step import step
+from labgrid.strategy.common import Strategy, StrategyError
+
+
+class Status(enum.Enum):
+    unknown = 0
+    off = 1
+    uboot = 2
+
+
+STATUS_LINE = re.compile(rb"# mmubench status: (pass|fail)[^\n]*\n")
+
+
+@target_factory.reg_driver
+@attr.s(eq=False)
+class MmubenchStrategy(Strategy):
+    """boot_commands: typed at U-Boot's prompt one by one; the last one
+    starts the image (source of the boot script, bootm or go).
+    files: staged into the TFTP root when a TFTPProviderDriver is bound."""
+    bindings = {
+        "power": "PowerProtocol",
+        "console": "ConsoleProtocol",
+        "uboot": "UBootDriver",
+        "tftp": {"TFTPProviderDriver", None},
+    }
+
+    status = attr.ib(default=Status.unknown)
+    boot_commands = attr.ib(default=attr.Factory(list), converter=list)
+    files = attr.ib(default=attr.Factory(list), converter=list)
+    prompt = attr.ib(default="=> ", validator=attr.validators.instance_of(str))
+
+    def transition(self, status):
+        if not isinstance(status, Status):
+            status = Status[status]
+        if status == Status.unknown:
+            raise StrategyError(f"can not transition to {status}")
+        if status == self.status:
+            return
+        if status == Status.off:
+            self.target.deactivate(self.uboot)
+            self.target.activate(self.power)
+            self.power.off()
+        elif status == Status.uboot:
+            self.transition(Status.off)
+            self.target.activate(self.console)
+            self.power.on()
+            self.target.activate(self.uboot)   # waits for autoboot, stops it
+        self.status = status
+
+    @step(args=["timeout"])
+    def run(self, timeout=120):
+        """Boot the image from U-Boot's prompt; returns the console text from
+        the first command to the status line (CR removed)."""
+        if not self.boot_commands:
+            raise StrategyError("MmubenchStrategy needs boot_commands")
+        if self.tftp is not None:
+            self.target.activate(self.tftp)
+            for f in self.files:
+                self.tftp.stage(self.target.env.config.resolve_path(f))
+        self.transition(Status.uboot)
+        text = b""
+        for cmd in self.boot_commands[:-1]:
+            self.console.sendline(cmd)
+            _, before, _, _ = self.console.expect(self.prompt, timeout=timeout)
+            text += before + self.prompt.encode()
+        self.console.sendline(self.boot_commands[-1])
+        _, before, match, _ = self.console.expect(STATUS_LINE, timeout=timeout)
+        text += before + match.group(0)
+        # The image may have ended the run (exit=halt) or returned to
+        # U-Boot (exit=return): only a power cycle brings the prompt back.
+        self.status = Status.unknown
+        return text.replace(b"\r", b"").decode("utf-8", "replace")

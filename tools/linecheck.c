@@ -1,0 +1,150 @@
+/* The integrity check of an mmubench log, line by line (see linecheck.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crc32.h"
+#include "linecheck.h"
+
+void linecheck_init(struct linecheck *lc, const char *prog)
+{
+	memset(lc, 0, sizeof(*lc));
+	lc->prog = prog;
+	lc->status = -1;
+}
+
+static void complain(struct linecheck *lc, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: line %lu: ", lc->prog, lc->lineno);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	lc->damaged = 1;
+}
+
+/* Split "<text>  @<seq>:<crc>" and verify; returns the text length or -1. */
+static long check_suffix(struct linecheck *lc, const char *line, unsigned long expect_seq)
+{
+	const char *at = strrchr(line, '@');
+	char *end;
+	unsigned long seq, crc;
+
+	if (!at || at - line < 2 || at[-1] != ' ' || at[-2] != ' ') {
+		complain(lc, "no sequence/CRC suffix: %s", line);
+		return -1;
+	}
+	seq = strtoul(at + 1, &end, 10);
+	if (end == at + 1 || *end != ':') {
+		complain(lc, "malformed suffix: %s", line);
+		return -1;
+	}
+	const char *colon = end;
+	crc = strtoul(colon + 1, &end, 16);
+	if (end - (colon + 1) != 8 || *end) {
+		complain(lc, "malformed CRC: %s", line);
+		return -1;
+	}
+	if (crc != crc32(0, line, colon - line)) {
+		complain(lc, "CRC mismatch (garbled line): %s", line);
+		return -1;
+	}
+	if (seq != expect_seq) {
+		char msg[64];
+		snprintf(msg, sizeof(msg), "%lu, expected %lu", seq, expect_seq);
+		complain(lc, seq > expect_seq ? "sequence jumps to %s: lines lost" :
+			 "sequence goes back to %s: lines repeated or reordered", msg);
+		return -1;
+	}
+	return at - 2 - line;
+}
+
+void linecheck_line(struct linecheck *lc, char *line)
+{
+	size_t n = strlen(line);
+
+	lc->lineno++;
+	if (lc->ended)
+		return;			/* the loader's own messages after the end */
+	if (!lc->in_ktap) {
+		if (!strcmp(line, "KTAP version 1"))
+			lc->in_ktap = 1;
+		return;
+	}
+	if (lc->in_table && strncmp(line, "# tables end", 12)) {
+		lc->table_crc = crc32(lc->table_crc, line, n);
+		lc->table_crc = crc32(lc->table_crc, "\n", 1);
+		lc->table_lines++;
+		return;
+	}
+	long len = check_suffix(lc, line, lc->seq + 1);
+	if (len < 0) {
+		/* Resynchronise on the line's own number, if it has one. */
+		const char *at = strrchr(line, '@');
+		if (at && at[1] >= '0' && at[1] <= '9')
+			lc->seq = strtoul(at + 1, 0, 10);
+		return;
+	}
+	lc->seq++;
+	line[len] = 0;
+
+	unsigned long a, b, c;
+	char word[16];
+	if (!strcmp(line, "# tables begin")) {
+		lc->in_table = 1, lc->table_lines = 0, lc->table_crc = 0;
+	} else if (sscanf(line, "# tables end lines=%lu crc=%lx", &a, &b) == 2) {
+		if (!lc->in_table)
+			complain(lc, "%s without tables begin", line);
+		else if (a != lc->table_lines)
+			complain(lc, "table lines lost or added (%s)", line);
+		else if (b != lc->table_crc)
+			complain(lc, "table lines garbled (%s)", line);
+		lc->in_table = 0;
+	} else if (sscanf(line, "1..%lu", &a) == 1) {
+		lc->plan = a, lc->have_plan = 1;
+	} else if (!strncmp(line, "ok ", 3) || !strncmp(line, "not ok ", 7)) {
+		lc->results++;
+		if (line[0] == 'n')
+			lc->fail++;
+		else if (strstr(line, " # SKIP"))
+			lc->skip++;
+		else
+			lc->pass++;
+	} else if (sscanf(line, "# Totals: pass:%lu fail:%lu skip:%lu", &a, &b, &c) == 3) {
+		lc->have_totals = 1, lc->totals_fail = b;
+		if (a != lc->pass || b != lc->fail || c != lc->skip)
+			complain(lc, "Totals do not match the result lines: %s", line);
+	} else if (sscanf(line, "# mmubench status: %15s", word) == 1) {
+		lc->status = !strcmp(word, "pass") ? 0 : 1;
+		lc->ended = 1;
+	}
+}
+
+int linecheck_finish(struct linecheck *lc)
+{
+	if (!lc->in_ktap) {
+		fprintf(stderr, "%s: no 'KTAP version 1' line: the image never started its report\n",
+			lc->prog);
+		return 2;
+	}
+	if (!lc->ended) {
+		fprintf(stderr, "%s: truncated: no status line after line %lu (sequence %lu)\n",
+			lc->prog, lc->lineno, lc->seq);
+		return 2;
+	}
+	if (lc->in_table)
+		complain(lc, "%s", "tables never ended");
+	if (!lc->have_plan || !lc->have_totals)
+		complain(lc, "%s", lc->have_plan ? "no Totals line" : "no plan line");
+	else if (lc->results != lc->plan) {
+		char msg[64];
+		snprintf(msg, sizeof(msg), "%lu results for a plan of %lu", lc->results, lc->plan);
+		complain(lc, "%s", msg);
+	}
+	if (lc->damaged) {
+		fprintf(stderr, "%s: NOT INTACT: lines were lost or garbled\n", lc->prog);
+		return 2;
+	}
+	fprintf(stderr, "%s: intact: %lu protected lines, %lu results "
+		"(pass %lu, fail %lu, skip %lu), status %s\n", lc->prog, lc->seq, lc->results,
+		lc->pass, lc->fail, lc->skip, lc->status ? "fail" : "pass");
+	return lc->status || lc->totals_fail ? 1 : 0;
+}
