@@ -30,6 +30,13 @@ class Run:
         assert name in self.measurements, f"no measurement {name} in:\n{self.log}"
         return self.measurements[name][0]
 
+    def planned(self):
+        """N of the plan line 1..N."""
+        for line in self.lines:
+            if line.startswith("1.."):
+                return int(line[3:])
+        return None
+
     def status(self):
         for line in self.lines:
             if line.startswith("# mmubench status: "):

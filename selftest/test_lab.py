@@ -41,7 +41,7 @@ def test_labgrid_qemu_uboot(tmp_path):
     log = (tmp_path / "labgrid.log").read_text()
     assert "=> source ${scriptaddr}" in log and "entered by U-Boot go" in log, log
     run = parse(log)
-    assert run.status() == "pass" and len(run.results) == 15, log
+    assert run.status() == "pass" and len(run.results) == run.planned() > 0, log
 
 
 def test_labgrid_walnut_environment_binds():
