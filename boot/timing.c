@@ -3,6 +3,7 @@
  * headline goes through: warm up, lengthen until a run is long enough for
  * the timer, subtract the timer's own cost, take the median of several
  * runs and their spread. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,4 +126,15 @@ void timing_init(void)
 	else
 		snprintf(where, sizeof(where), "bare hardware (no qemu= boot argument)");
 	boot_info.platform = where;
+}
+
+void probe_diag(const char *fmt, ...)
+{
+	char text[240];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	report_diag("%s", text);
 }

@@ -35,6 +35,8 @@ void probe_sample(struct probe_ctx *ctx, const char *metric, int64_t value,
 /* Set the reason and return RESULT_FAIL / RESULT_SKIP. */
 int probe_fail(struct probe_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int probe_skip(struct probe_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A diagnostic line ("# ..."): what a probe does not claim, and why. */
+void probe_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The timer: a free-running tick counter, its rate (0 when unknown), and
  * ticks as nanoseconds with two decimals (value*100; -1 when unknown). */
