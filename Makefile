@@ -119,7 +119,7 @@ endif
 
 FORCE:
 
-tools: $(BUILD)/tools/logcheck $(BUILD)/tools/mmuguess
+tools: $(BUILD)/tools/logcheck $(BUILD)/tools/mmuguess $(BUILD)/tools/pagechase
 
 $(BUILD)/tools/logcheck: tools/logcheck.c boot/crc32.c
 	@mkdir -p $(dir $@)
@@ -129,6 +129,10 @@ $(BUILD)/tools/logcheck: tools/logcheck.c boot/crc32.c
 $(BUILD)/tools/mmuguess: tools/mmuguess.c boot/guess.c include/guess.h
 	@mkdir -p $(dir $@)
 	$(Q)cc -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -Iinclude -o $@ tools/mmuguess.c boot/guess.c
+
+$(BUILD)/tools/pagechase: tools/pagechase.c
+	@mkdir -p $(dir $@)
+	$(Q)cc -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -o $@ tools/pagechase.c
 
 run: 
 	$(Q)tools/install-deps

@@ -2,10 +2,11 @@
  * image and the host tool tools/mmuguess.c, as crc32.c is.
  *
  * The method:
- * 1. Smooth: each point becomes the median of itself and its two
- *    neighbours, so that one disturbed point makes no step.
- * 2. Plateaus: runs of at least PLATEAU_POINTS points whose largest
- *    latency is within PLATEAU_TOL percent of their smallest.  Adjacent
+ * 1. Smooth: each point but the ends becomes the median of itself and
+ *    its two neighbours, so that one disturbed point makes no step.
+ * 2. Plateaus: runs of at least PLATEAU_POINTS points, spanning at least
+ *    4/3 in size, whose largest latency is within PLATEAU_TOL percent of
+ *    their smallest.  Adjacent
  *    plateaus less than STEP_RATIO percent apart are one plateau.
  * 3. Steps: between two plateaus, at the last size whose latency is still
  *    below the geometric mean of the two plateaus (most of the working set
@@ -14,12 +15,15 @@
  *    scattered pages starts to miss before it is full (pages collide in
  *    its sets), so the crossing falls at or a little below its size.
  * 4. TLB steps are set aside: a chase also steps where the pages it
- *    touches outgrow the TLB.  Either the caller's curve cannot have such
- *    a step below `limit` (no translation, or pages so large that the TLB
- *    reaches beyond it: the lat_mem probe's choice), or a second curve
- *    walked at line stride must step there too: it touches each page
- *    line after line, one TLB miss per page rather than per load, so a
- *    TLB step hardly shows in it while a cache step does.
+ *    touches outgrow a TLB, and in a random chase that step looks like a
+ *    cache's (REFERENCE: ~384 KiB on Zen 5, 256 KiB here, below L2).  Either
+ *    the caller's curve cannot have such a step below `limit` (no
+ *    translation, or pages so large that the TLB reaches past it: the
+ *    lat_mem probe's choice), or the caller gives the TLB reaches measured
+ *    apart (tools/pagechase, the tlb probe): a step within a factor 1.5
+ *    of one is the TLB's.  A line-stride curve does not separate them on
+ *    CPUs whose prefetchers hide the cache steps at line stride (this
+ *    machine's Zen 3 does: see selftest/data/README).
  * 5. Levels: each plateau before a cache step starts a level (its
  *    latency), ended by that step (its size); a TLB step inside a level
  *    only raises its later points.  The plateau after the last cache step
@@ -31,7 +35,6 @@
 #define PLATEAU_POINTS	3
 #define PLATEAU_TOL	30	/* percent */
 #define STEP_RATIO	130	/* percent: upper plateau over lower */
-#define CONFIRM_RATIO	110	/* percent: the stride curve's rise across a step */
 #define MAX_PLATEAUS	32
 
 struct plateau { int lo, hi; int64_t ns100; };
@@ -83,27 +86,15 @@ uint64_t guess_snap(uint64_t bytes)
 	return p >= bytes ? p : p * 3 / 2;
 }
 
-/* Median of the curve over sizes in [from, to). -1: no point there. */
-static int64_t window(const struct guess_curve *c, uint64_t from, uint64_t to)
+/* Is the step at `t` bytes (before rounding) a TLB's?  Within a factor
+ * 1.5 of a reach: the reach measured apart moves a little with what
+ * else shares the TLB (an SMT sibling, the page walker's own entries). */
+static int tlb_step(uint64_t t, const uint64_t *reach, int nreach)
 {
-	int lo = -1, hi = -1;
-
-	for (int i = 0; i < c->n; i++)
-		if (c->bytes[i] >= from && c->bytes[i] < to) {
-			if (lo < 0)
-				lo = i;
-			hi = i;
-		}
-	return lo < 0 ? -1 : median(c->ns100, lo, hi);
-}
-
-/* Does the line-stride curve rise between `below` and `above`?  Its median
- * over the octave up to `below` against the octave from `above`. */
-static int confirmed(const struct guess_curve *s, uint64_t below, uint64_t above)
-{
-	int64_t a = window(s, below / 2 + 1, below + 1), b = window(s, above, above * 2);
-
-	return a > 0 && b > 0 && b * 100 >= a * CONFIRM_RATIO;
+	for (int i = 0; i < nreach; i++)
+		if (t * 3 >= reach[i] * 2 && t * 2 <= reach[i] * 3)
+			return 1;
+	return 0;
 }
 
 static void add_note(struct guess *g, const char *text)
@@ -113,12 +104,12 @@ static void add_note(struct guess *g, const char *text)
 	snprintf(g->note + n, sizeof(g->note) - n, "%s%s", n ? "; " : "", text);
 }
 
-int guess_caches(const struct guess_curve *c, const struct guess_curve *confirm,
+int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntlb,
 		 uint64_t limit, struct guess *g)
 {
 	int64_t m[GUESS_MAX_POINTS];
 	struct plateau p[MAX_PLATEAUS];
-	int np = 0, n = c->n, start;
+	int np = 0, n = c->n, start, capped = 0;
 	char text[120];
 
 	memset(g, 0, sizeof(*g));
@@ -134,11 +125,12 @@ int guess_caches(const struct guess_curve *c, const struct guess_curve *confirm,
 			return 0;
 		}
 
-	/* 1. Smooth (the ends with their two nearest neighbours). */
-	for (int i = 0; i < n; i++) {
-		int k = i == 0 ? 1 : i == n - 1 ? n - 2 : i;
-		m[i] = med3(c->ns100[k - 1], c->ns100[k], c->ns100[k + 1]);
-	}
+	/* 1. Smooth (the ends as they are: with their two nearest neighbours
+	 * they would flatten a curve that still rises). */
+	m[0] = c->ns100[0];
+	m[n - 1] = c->ns100[n - 1];
+	for (int i = 1; i < n - 1; i++)
+		m[i] = med3(c->ns100[i - 1], c->ns100[i], c->ns100[i + 1]);
 
 	/* 2. Plateaus, greedily from the small sizes. */
 	for (int i = 0; i < n && np < MAX_PLATEAUS; ) {
@@ -153,7 +145,9 @@ int guess_caches(const struct guess_curve *c, const struct guess_curve *confirm,
 			hi = h;
 			j++;
 		}
-		if (j - i < PLATEAU_POINTS) {
+		/* Long enough: points, and a third in size, so that a steady
+		 * rise (latency growing with size) is never a plateau. */
+		if (j - i < PLATEAU_POINTS || c->bytes[j - 1] * 3 < c->bytes[i] * 4) {
 			i++;
 			continue;
 		}
@@ -184,15 +178,15 @@ int guess_caches(const struct guess_curve *c, const struct guess_curve *confirm,
 		while (t + 1 < p[k + 1].lo && m[t + 1] < mid)
 			t++;
 		size = guess_snap(c->bytes[t]);
-		if ((limit && size >= limit) ||
-		    (confirm && !confirmed(confirm, c->bytes[p[k].hi], c->bytes[p[k + 1].lo]))) {
+		if ((limit && size >= limit) || tlb_step(c->bytes[t], tlb_reach, ntlb)) {
 			if (g->tlb_steps < 4)
 				g->tlb_at[g->tlb_steps] = size;
 			g->tlb_steps++;
 			continue;		/* the level goes on */
 		}
 		if (g->levels == GUESS_LEVELS) {
-			add_note(g, "more than 3 cache steps: only the first 3 are named");
+			add_note(g, "more than 3 cache steps: only the first 3 are named, memory not");
+			capped = 1;
 			break;
 		}
 		g->level[g->levels].bytes = size;
@@ -207,12 +201,15 @@ int guess_caches(const struct guess_curve *c, const struct guess_curve *confirm,
 			 g->tlb_steps > 1 ? "s" : "", (unsigned long long)(g->tlb_at[0] >> 10),
 			 g->tlb_steps > 1 ? " and above" : "",
 			 limit ? "at or beyond the size where the TLB may step"
-			       : "the line-stride curve does not step there (TLB)");
+			       : "within a factor 1.5 of a TLB's reach");
 		add_note(g, text);
 	}
 
 	/* The last level's plateau is memory only if the curve ends in it. */
-	if (m[n - 1] * 100 >= p[np - 1].ns100 * STEP_RATIO) {
+	if (capped) {
+		;
+	} else if (med3(c->ns100[n - 3], c->ns100[n - 2], c->ns100[n - 1]) * 100 >=
+		   p[np - 1].ns100 * STEP_RATIO) {
 		add_note(g, "the curve still rises at its largest size: memory not reached");
 	} else if (np == 1) {
 		add_note(g, "no step in the curve: no cache level visible");

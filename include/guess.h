@@ -31,12 +31,11 @@ struct guess {
 	char note[200];			/* what is not claimed, and why; "" when all is */
 };
 
-/* Guess from `c`.  `confirm` (or 0): the same sweep with a line-stride
- * pattern; a step of `c` counts as a cache only where `confirm` rises
- * too (a line-stride walk makes one TLB miss per page, not per load).
- * `limit` (or 0): steps at or above it are set aside (beyond that size
- * the caller's TLB could step).  Returns g->levels. */
-int guess_caches(const struct guess_curve *c, const struct guess_curve *confirm,
+/* Guess from `c`.  `tlb_reach` (ntlb of them, or 0): TLB reaches measured
+ * apart; a step within a factor 1.5 of one is set aside as the TLB's.
+ * `limit` (or 0): steps at or above it are set aside (from there the
+ * caller's TLB could step).  Returns g->levels. */
+int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntlb,
 		 uint64_t limit, struct guess *g);
 
 /* The smallest size of the form 2^k or 3 * 2^k at or above `bytes`. */

@@ -242,7 +242,7 @@ static int lat_mem_run(struct probe_ctx *ctx)
 	}
 	if (emulated()) {
 		struct guess_curve gc = { n, bytes, ns };
-		guess_caches(&gc, 0, 0, &g);
+		guess_caches(&gc, 0, 0, 0, &g);
 		if (g.mem)
 			sample_level(ctx, "mem", pt, g.top.lo, g.top.hi);
 		if (say)
@@ -259,7 +259,7 @@ static int lat_mem_run(struct probe_ctx *ctx)
 	}
 	{
 		struct guess_curve gc = { ref_n, ref_bytes, ref_ns };
-		guess_caches(&gc, 0, ref_limit, &g);
+		guess_caches(&gc, 0, 0, ref_limit, &g);
 	}
 	for (int i = 0; i < g.levels; i++) {
 		snprintf(name, sizeof(name), "l%d_bytes", i + 1);

@@ -2,18 +2,20 @@
  * mmuguess: cache sizes and latencies from a memory-latency curve, with the
  * step detection the image's lat_mem probe uses (boot/guess.c).
  *
- *   mmuguess -t RANDOM [-s STRIDE]      LMbench lat_mem_rd output
- *   mmuguess LOG                        an mmubench console log
+ *   mmuguess -t RANDOM [-T PAGECHASE] [-r REACH]...   LMbench output
+ *   mmuguess [-r REACH]... LOG                            an mmubench log
  *
- * RANDOM is `lat_mem_rd -t <MB> <stride>` output (a random chase), STRIDE
- * the same without -t (line stride): lines "<size in MB> <ns>" after a
- * quoted header such as `"stride=64`, one curve per file.  With STRIDE, a
- * step of the random curve counts as a cache only where the stride curve
- * steps too (a TLB step hardly shows at line stride, see boot/guess.c);
- * without it every step is taken for a cache, which is right only where
- * the TLB cannot step (no translation, or large enough pages).
- * In a LOG, each mode's `lat_mem.<mode>.random_<bytes>_ns` curve is
- * checked against the same mode's `stride_<bytes>_ns` curve likewise.
+ * RANDOM is `lat_mem_rd -t <MB> <stride>` output (a random chase): lines
+ * "<size in MB> <ns>" after a quoted header such as `"stride=64`, one
+ * curve per file.  A random chase also steps where its pages outgrow a
+ * TLB; such a step is set aside when it lies within a factor 1.5 of a TLB
+ * reach: the first step of PAGECHASE, a tools/pagechase curve (one load a
+ * page; LMbench's own `tlb` said 30 and 7 pages on our Zen 3, where the
+ * chase steps at 40-64), or given as REACH bytes.  Without any, every
+ * step is taken for a cache (right only where the TLB cannot step).
+ * In a LOG, each mode's `lat_mem.<mode>.random_<bytes>_ns` curve, with
+ * the reach of `tlb.<mode>.reach_bytes` where the log has it; a log from
+ * QEMU (its `# platform: QEMU ...` line) gets no level, as in the image.
  *
  * Prints the guesses as `name value unit` lines (l1_bytes, l1_ns, ...,
  * mem_ns; in a LOG prefixed `lat_mem.<mode>.`), then `# ` notes on what is
@@ -29,6 +31,7 @@
 
 struct curve {
 	char mode[32], pattern[16];
+	uint64_t reach;			/* tlb.<mode>.reach_bytes in a log, 0 */
 	int n;
 	uint64_t bytes[GUESS_MAX_POINTS];
 	int64_t ns100[GUESS_MAX_POINTS];
@@ -37,6 +40,7 @@ struct curve {
 #define MAX_CURVES 32
 static struct curve curves[MAX_CURVES];
 static int ncurves;
+static char emulated[160];		/* a log's "# platform: QEMU ..." line */
 
 static void die(const char *file, unsigned long line, const char *what)
 {
@@ -138,6 +142,22 @@ static void read_log(const char *file)
 		struct curve *c;
 
 		no++;
+		if (!strncmp(line, "# platform: QEMU", 16)) {
+			size_t n;
+			snprintf(emulated, sizeof(emulated), "%.150s", line + 12);
+			n = strcspn(emulated, "\r\n@");
+			while (n > 0 && emulated[n - 1] == ' ')
+				n--;
+			emulated[n] = 0;
+			continue;
+		}
+		if (sscanf(line, "# measurement tlb.%31[^.].reach_bytes %llu", mode, &bytes) == 2) {
+			c = find_curve(mode, "random");
+			if (!c)
+				die(file, no, "too many curves");
+			c->reach = bytes;
+			continue;
+		}
 		if (sscanf(line, "# measurement lat_mem.%31[^.].%15[a-z]_%llu_ns %lf %15s", mode,
 			   pattern, &bytes, &ns, unit) != 5)
 			continue;
@@ -159,18 +179,39 @@ static void print_ns(const char *prefix, const char *name, int64_t ns100)
 	       (long long)(ns100 % 100));
 }
 
-static void print_guess(const char *prefix, const struct curve *c, const struct curve *confirm)
+/* A page-chase curve (tools/pagechase): its first step is the
+ * first-level data TLB running out of reach. */
+static uint64_t read_tlb(const char *file)
 {
-	struct guess_curve gc = { c->n, c->bytes, c->ns100 }, gs;
+	static struct curve t;
+	struct guess_curve gc;
 	struct guess g;
-	char name[16];
 
-	if (confirm) {
-		gs.n = confirm->n;
-		gs.bytes = confirm->bytes;
-		gs.ns100 = confirm->ns100;
+	read_lmbench(file, &t);
+	gc.n = t.n;
+	gc.bytes = t.bytes;
+	gc.ns100 = t.ns100;
+	if (!guess_caches(&gc, 0, 0, 0, &g))
+		die(file, 0, "no step in the page-chase curve: no TLB reach");
+	return g.level[0].bytes;
+}
+
+static void print_guess(const char *prefix, const struct curve *c, const uint64_t *reach, int nreach)
+{
+	struct guess_curve gc = { c->n, c->bytes, c->ns100 };
+	struct guess g;
+	char name[16], who[64] = "";
+
+	if (prefix[0])		/* notes: "# lat_mem.flat: ..." */
+		snprintf(who, sizeof(who), "%.*s: ", (int)strlen(prefix) - 1, prefix);
+
+	guess_caches(&gc, reach, nreach, 0, &g);
+	if (emulated[0]) {		/* as the image: no level claimed under QEMU */
+		if (g.mem)
+			print_ns(prefix, "mem_ns", g.top.ns100);
+		printf("# %sno cache level claimed: %s\n", who, emulated);
+		return;
 	}
-	guess_caches(&gc, confirm ? &gs : 0, 0, &g);
 	for (int i = 0; i < g.levels; i++) {
 		snprintf(name, sizeof(name), "l%d_bytes", i + 1);
 		printf("%s%s %llu bytes\n", prefix, name, (unsigned long long)g.level[i].bytes);
@@ -179,51 +220,68 @@ static void print_guess(const char *prefix, const struct curve *c, const struct 
 	}
 	if (g.mem)
 		print_ns(prefix, "mem_ns", g.top.ns100);
-	if (!confirm)
-		printf("# %sno line-stride curve: every step is taken for a cache\n", prefix);
+	if (!nreach)
+		printf("# %sno TLB reach given: every step is taken for a cache\n", who);
 	if (g.note[0])
-		printf("# %s%s\n", prefix, g.note);
+		printf("# %s%s\n", who, g.note);
 }
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: mmuguess -t RANDOM [-s STRIDE]   (LMbench lat_mem_rd output)\n"
-			"       mmuguess LOG                    (an mmubench console log)\n");
+	fprintf(stderr, "usage: mmuguess -t RANDOM [-T PAGECHASE] [-r REACH]...  (LMbench lat_mem_rd -t; tools/pagechase)\n"
+			"       mmuguess [-r REACH]... LOG                           (an mmubench console log)\n");
 	exit(2);
+}
+
+static uint64_t number(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 0);
+
+	if (end == s || *end || !v)
+		usage();
+	return v;
 }
 
 int main(int argc, char **argv)
 {
-	const char *random_file = 0, *stride_file = 0, *log = 0;
+	const char *random_file = 0, *tlb_file = 0, *log = 0;
+	uint64_t reach[9];
+	int nreach = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-t") && i + 1 < argc)
 			random_file = argv[++i];
-		else if (!strcmp(argv[i], "-s") && i + 1 < argc)
-			stride_file = argv[++i];
+		else if (!strcmp(argv[i], "-T") && i + 1 < argc)
+			tlb_file = argv[++i];
+		else if (!strcmp(argv[i], "-r") && i + 1 < argc && nreach < 8)
+			reach[nreach++] = number(argv[++i]);
 		else if (argv[i][0] != '-' && !log)
 			log = argv[i];
 		else
 			usage();
 	}
-	if (!!log == !!random_file || (stride_file && !random_file))
+	if (!!log == !!random_file || (tlb_file && !random_file))
 		usage();
 
 	if (random_file) {
-		struct curve *r = &curves[0], *s = stride_file ? &curves[1] : 0;
-		read_lmbench(random_file, r);
-		if (s)
-			read_lmbench(stride_file, s);
-		print_guess("", r, s);
+		read_lmbench(random_file, &curves[0]);
+		if (tlb_file)
+			reach[nreach++] = read_tlb(tlb_file);
+		print_guess("", &curves[0], reach, nreach);
 		return 0;
 	}
 	read_log(log);
 	for (int i = 0; i < ncurves; i++) {
 		char prefix[64];
-		if (strcmp(curves[i].pattern, "random"))
+		int nr = nreach;
+
+		if (strcmp(curves[i].pattern, "random") || !curves[i].n)
 			continue;
+		if (curves[i].reach)
+			reach[nr++] = curves[i].reach;
 		snprintf(prefix, sizeof(prefix), "lat_mem.%s.", curves[i].mode);
-		print_guess(prefix, &curves[i], lookup(curves[i].mode, "stride"));
+		print_guess(prefix, &curves[i], reach, nr);
 	}
 	return 0;
 }
