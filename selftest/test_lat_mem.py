@@ -230,6 +230,33 @@ def test_pc_tcg_every_mode_no_level(icount):
     check_no_level(run, modes, "QEMU TCG -icount" if icount else "QEMU TCG")
 
 
+def test_guesses_come_from_the_tlb_free_mode():
+    # lat_mem_claim=1 (tests only) lets the image guess under TCG, whose
+    # curve shows the host's caches: the sizes of every mode come from the
+    # mode without translation (flat), which runs first.
+    run = run_qemu("pc", "probes=lat_mem", "modes=all", "quick", "maxsize=256k",
+                   "lat_mem_claim=1", icount=False, tcg=True, timeout=90)
+    assert run.status() == "pass", run.log
+    l1 = run.value("lat_mem.flat.l1_bytes")
+    for m in ("2level", "pse", "pae", "pae2m"):
+        assert run.value(f"lat_mem.{m}.l1_bytes") == l1, run.log
+        assert f"# lat_mem.{m}: " in run.log and "from mode flat's curve" in run.log
+        for k in ("l1_ns", "l1_spread"):
+            assert f"lat_mem.{m}.{k}" in run.measurements
+    assert "from mode flat's curve (no translation)" in run.log
+    # A 4K-page mode alone is its own reference: no step named from where
+    # its TLB may step (4 KiB x its entries) on.
+    run = run_qemu("pc", "probes=lat_mem", "modes=2level", "quick", "maxsize=2m",
+                   "lat_mem_claim=1", icount=False, tcg=True, timeout=60)
+    assert run.status() == "pass", run.log
+    m = re.search(r"# lat_mem\.2level: \d+ cache levels? from mode 2level's curve, whose "
+                  r"TLB may step from (\d+) KiB", run.log)
+    assert m, run.log
+    for k, (v, u) in run.measurements.items():
+        if re.match(r"lat_mem\.2level\.l[123]_bytes$", k):
+            assert v < int(m.group(1)) * 1024, (k, v, run.log)
+
+
 def test_bad_stride_and_maxsize():
     run = run_qemu("ref405ep", "probes=lat_mem", "stride=48", timeout=30)
     assert run.rc != 0 and "stride=48: a power of two" in run.log
