@@ -177,7 +177,8 @@ def test_pagechase_gives_the_tlb_reach():
     assert 32 * 4096 < got["l1_bytes"] <= 96 * 4096, p.stdout
 
 
-@pytest.mark.parametrize("random_file", ["epyc-lat_mem_rd-t-128-64.txt"])
+@pytest.mark.parametrize("random_file", ["epyc-lat_mem_rd-t-128-64.txt",
+                                         "epyc-lat_mem_rd-t-128-64-b.txt"])
 def test_lmbench_epyc_gives_the_reported_caches(random_file):
     l1, l2 = reported()
     sizes = data_sizes(random_file)
@@ -187,7 +188,9 @@ def test_lmbench_epyc_gives_the_reported_caches(random_file):
     assert one_point_below(sizes, l1) <= got["l1_bytes"] <= l1, p.stdout
     assert one_point_below(sizes, l2) <= got["l2_bytes"] <= l2, p.stdout
     assert "not named: within a factor 1.5 of a TLB's reach" in p.stdout
-    assert got["l1_ns"] < got["l2_ns"] < got["mem_ns"]
+    assert 1.0 < got["l1_ns"] < 1.5 and 3.5 < got["l2_ns"] < 4.5, p.stdout
+    # Run b's largest sets climb on (page walks, other jobs): memory unclaimed.
+    assert "mem_ns" in got or "memory not" in p.stdout, p.stdout
     # Without the TLB's reach, the TLB step below L2 passes for L2.
     p, got = guess("-t", path)
     assert got["l2_bytes"] < one_point_below(sizes, l2), p.stdout
