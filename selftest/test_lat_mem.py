@@ -279,3 +279,36 @@ def test_kvm_guesses_match_cpuid(kvm):
         for m in ("flat", "2level", "pse", "pae", "pae2m"):
             got = run.value(f"lat_mem.{m}.l{level}_bytes")
             assert one_point_below(sizes, want) <= got <= want, (m, level, got, want)
+
+
+# Documented load-to-use latency of a simple pointer load, in core cycles:
+# (vendor, family) or (vendor, family, model) as the banner prints them.
+L1_CYCLES = {
+    ("AuthenticAMD", 23): 4,       # Zen, Zen 2
+    ("AuthenticAMD", 25): 4,       # Zen 3, Zen 4
+    ("AuthenticAMD", 26): 4,       # Zen 5
+    ("GenuineIntel", 6, 151): 5,   # Golden Cove: Alder Lake-S
+    ("GenuineIntel", 6, 154): 5,   # Alder Lake-P
+    ("GenuineIntel", 6, 143): 5,   # Sapphire Rapids
+    ("GenuineIntel", 6, 183): 5,   # Raptor Cove: Raptor Lake
+    ("GenuineIntel", 6, 186): 5,
+    ("GenuineIntel", 6, 191): 5,
+}
+
+
+def test_kvm_l1_latency_and_five_boot_spread(kvm):
+    runs = [run_qemu("pc", "probes=cpu,lat_mem", "modes=flat", icount=False, timeout=120)
+            for _ in range(5)]
+    for run in runs:
+        assert run.status() == "pass", run.log
+    m = re.search(r"# cpu: (\w+) family (\d+) model (\d+)", runs[0].log)
+    assert m, runs[0].log
+    vendor, family, model = m.group(1), int(m.group(2)), int(m.group(3))
+    for name in ("l1_ns", "l2_ns"):
+        v = sorted(r.value(f"lat_mem.flat.{name}") for r in runs)
+        assert (v[-1] - v[0]) / v[2] <= 0.01, (name, v)
+    want = L1_CYCLES.get((vendor, family, model), L1_CYCLES.get((vendor, family)))
+    if want is None:
+        pytest.skip(f"{vendor} family {family} model {model}: no documented L1 latency here")
+    got = runs[0].value("lat_mem.flat.l1_cycles")
+    assert abs(got - want) <= 0.5, (got, want)
