@@ -108,7 +108,8 @@ static uint32_t rnd(void)	/* xorshift32: the same permutation every run */
 }
 
 /* Line i's first word points at the line the chase visits next. */
-static void build(uintptr_t base, uint32_t lines, uint32_t line, int random)
+/* Out of line: -O2 would copy it into both patterns' loops. */
+static __attribute__((noinline)) void build(uintptr_t base, uint32_t lines, uint32_t line, int random)
 {
 	for (uint32_t i = 0; i < lines; i++)	/* stride: the next line, the last to the first */
 		*(void **)(base + i * line) = (void *)(base + (i + 1) % lines * line);
@@ -128,7 +129,7 @@ static void build(uintptr_t base, uint32_t lines, uint32_t line, int random)
 }
 
 /* Per-load time from a chase's and the empty loop's probe_time. */
-static void per_load(const struct probe_time *chase, const struct probe_time *loop,
+static __attribute__((noinline)) void per_load(const struct probe_time *chase, const struct probe_time *loop,
 		     struct probe_time *t)
 {
 	uint64_t d = chase->ticks1000 > loop->ticks1000 ? chase->ticks1000 - loop->ticks1000 : 0;
