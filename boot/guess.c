@@ -6,8 +6,8 @@
  *    its two neighbours, so that one disturbed point makes no step.
  * 2. Plateaus: runs of at least PLATEAU_POINTS points, spanning at least
  *    4/3 in size, whose largest latency is within PLATEAU_TOL percent of
- *    their smallest.  Adjacent
- *    plateaus less than STEP_RATIO percent apart are one plateau.
+ *    their smallest.  Adjacent plateaus less than STEP_RATIO percent apart
+ *    are one plateau.
  * 3. Steps: between two plateaus, at the last size whose latency is still
  *    below the geometric mean of the two plateaus (most of the working set
  *    still hits), rounded up to the next 2^k or 3 * 2^k bytes: caches come
@@ -16,14 +16,15 @@
  *    its sets), so the crossing falls at or a little below its size.
  * 4. TLB steps are set aside: a chase also steps where the pages it
  *    touches outgrow a TLB, and in a random chase that step looks like a
- *    cache's (REFERENCE: ~384 KiB on Zen 5, 256 KiB here, below L2).  Either
+ *    cache's (~384 KiB on Zen 5 per REFERENCE.md, 256 KiB on our Zen 3:
+ *    both below L2).  Either
  *    the caller's curve cannot have such a step below `limit` (no
  *    translation, or pages so large that the TLB reaches past it: the
  *    lat_mem probe's choice), or the caller gives the TLB reaches measured
  *    apart (tools/pagechase, the tlb probe): a step within a factor 1.5
  *    of one is the TLB's.  A line-stride curve does not separate them on
- *    CPUs whose prefetchers hide the cache steps at line stride (this
- *    machine's Zen 3 does: see selftest/data/README).
+ *    CPUs whose prefetchers hide the cache steps at line stride (our
+ *    Zen 3 does: see selftest/data/README.md).
  * 5. Levels: each plateau before a cache step starts a level (its
  *    latency), ended by that step (its size); a TLB step inside a level
  *    only raises its later points.  The plateau after the last cache step
