@@ -17,12 +17,11 @@
  * 4. TLB steps are set aside: a chase also steps where the pages it
  *    touches outgrow a TLB, and in a random chase that step looks like a
  *    cache's (~384 KiB on Zen 5 per REFERENCE.md, 256 KiB on our Zen 3:
- *    both below L2).  Either
- *    the caller's curve cannot have such a step below `limit` (no
- *    translation, or pages so large that the TLB reaches past it: the
- *    lat_mem probe's choice), or the caller gives the TLB reaches measured
- *    apart (tools/pagechase, the tlb probe): a step within a factor 1.5
- *    of one is the TLB's.  A line-stride curve does not separate them on
+ *    both below L2).  Either the caller's curve cannot have such a step
+ *    below `limit` (no translation, or pages so large that the TLB
+ *    reaches past it: the lat_mem probe's choice), or the caller gives
+ *    the TLB reaches measured apart (tools/pagechase, the tlb probe): a
+ *    step within a factor 1.5 of one is the TLB's.  A line-stride curve does not separate them on
  *    CPUs whose prefetchers hide the cache steps at line stride (our
  *    Zen 3 does: see selftest/data/README.md).
  * 5. Levels: each plateau before a cache step starts a level (its
