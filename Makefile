@@ -71,7 +71,7 @@ $(OUT)/version.h: FORCE
 # A probe includes only the probes' headers of include/ (or the C
 # library's): -Iinclude alone would still let "../arch/x.h" or the boot
 # layer's headers through, so the names are checked too.
-PROBE_HEADERS := probe.h mmu.h args.h
+PROBE_HEADERS := probe.h mmu.h args.h guess.h
 PROBE_INCLUDES = bad=$$(sed -n 's/^[[:space:]]*\#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' $(1) | \
 		 while read h; do case " $(PROBE_HEADERS) " in *" $$h "*) ;; *) echo "$$h" ;; esac; done); \
 	[ -z "$$bad" ] || { echo "$(1): includes $$bad: a probe sees only include/{$(PROBE_HEADERS)} of the headers here" >&2; exit 1; }
@@ -160,13 +160,22 @@ endif
 
 FORCE:
 
-tools: $(BUILD)/tools/logcheck $(BUILD)/tools/console
+tools: $(BUILD)/tools/logcheck $(BUILD)/tools/console $(BUILD)/tools/mmuguess $(BUILD)/tools/pagechase
 
 # Host programs; logcheck and console share the line check (tools/linecheck.c).
 HOST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -Iinclude -Itools
 $(BUILD)/tools/%: tools/%.c tools/linecheck.c tools/linecheck.h boot/crc32.c
 	@mkdir -p $(dir $@)
 	$(Q)cc $(HOST_CFLAGS) -o $@ $< tools/linecheck.c boot/crc32.c
+
+# The step detection is the image's own (boot/guess.c), as crc32.c is.
+$(BUILD)/tools/mmuguess: tools/mmuguess.c boot/guess.c include/guess.h
+	@mkdir -p $(dir $@)
+	$(Q)cc -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -Iinclude -o $@ tools/mmuguess.c boot/guess.c
+
+$(BUILD)/tools/pagechase: tools/pagechase.c
+	@mkdir -p $(dir $@)
+	$(Q)cc -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -o $@ tools/pagechase.c
 
 run: 
 	$(Q)tools/install-deps

@@ -10,7 +10,7 @@
 
 struct config config = { .reps = 1, .icount_shift = -1 };
 
-static void say_error(const char *key, const char *value, const char *why)
+void arg_error(const char *key, const char *value, const char *why)
 {
 	console_printf("mmubench: error: boot argument '%s%s%s': %s\n",
 		       key, value ? "=" : "", value ? value : "", why);
@@ -23,7 +23,7 @@ int arg_uint(const char *key, const char *value, unsigned long min, unsigned lon
 	unsigned long long v;
 
 	if (!value || !*value || *value == '-') {
-		say_error(key, value, "needs a number");
+		arg_error(key, value, "needs a number");
 		return -1;
 	}
 	v = strtoull(value, &end, 0);
@@ -32,7 +32,7 @@ int arg_uint(const char *key, const char *value, unsigned long min, unsigned lon
 	else if (*end == 'm' || *end == 'M')
 		v <<= 20, end++;
 	if (*end) {
-		say_error(key, value, "not a number");
+		arg_error(key, value, "not a number");
 		return -1;
 	}
 	if (v < min || v > max) {
@@ -51,7 +51,7 @@ int arg_choice(const char *key, const char *value, const char *const choices[], 
 			*out = i;
 			return 0;
 		}
-	say_error(key, value, "not a valid choice; valid:");
+	arg_error(key, value, "not a valid choice; valid:");
 	for (int i = 0; choices[i]; i++)
 		console_printf("  %s\n", choices[i]);
 	return -1;
@@ -74,7 +74,7 @@ static int set_list(const char *key, const char *value, int (*add)(const char *)
 	char word[32];
 
 	if (!value || !*value) {
-		say_error(key, value, "needs a comma-separated list, or all");
+		arg_error(key, value, "needs a comma-separated list, or all");
 		return -1;
 	}
 	if (!strcmp(value, "all")) {
@@ -84,7 +84,7 @@ static int set_list(const char *key, const char *value, int (*add)(const char *)
 	for (const char *p = value; *p;) {
 		size_t n = strcspn(p, ",");
 		if (n == 0 || n >= sizeof(word)) {
-			say_error(key, value, "empty or overlong name in the list");
+			arg_error(key, value, "empty or overlong name in the list");
 			return -1;
 		}
 		memcpy(word, p, n);
@@ -172,7 +172,7 @@ static int set_reps(const char *key, const char *value)
 static int set_quick(const char *key, const char *value)
 {
 	if (value) {
-		say_error(key, value, "takes no value (write just 'quick')");
+		arg_error(key, value, "takes no value (write just 'quick')");
 		return -1;
 	}
 	config.quick = 1;
@@ -187,11 +187,11 @@ static int set_exit(const char *key, const char *value)
 	if (arg_choice(key, value, how, &i) < 0)
 		return -1;
 	if (i == EXIT_QEMU && !board_has_qemu_exit) {
-		say_error(key, value, "this board is not a QEMU machine");
+		arg_error(key, value, "this board is not a QEMU machine");
 		return -1;
 	}
 	if (i == EXIT_RETURN && !arch_can_return()) {
-		say_error(key, value, "no loader to return to (only after U-Boot 'go')");
+		arg_error(key, value, "no loader to return to (only after U-Boot 'go')");
 		return -1;
 	}
 	config.exit = i;
@@ -208,7 +208,7 @@ static int set_crash(const char *key, const char *value)
 		return -1;
 	why = arch_crash_unsupported(kinds[i]);
 	if (why) {
-		say_error(key, value, why);
+		arg_error(key, value, why);
 		return -1;
 	}
 	config.crash = kinds[i];

@@ -95,7 +95,7 @@ int format_fixed(char *buf, unsigned long size, int64_t value, int decimals)
 			(unsigned long long)(mag % pow10[decimals]));
 }
 
-/* Kept for the tables and for report_lookup. */
+/* Kept for the tables and for report_lookup (curves' points are not). */
 #define MAX_MEASUREMENTS 2048
 static struct measurement {
 	char probe[16], mode[12], metric[40];
@@ -104,6 +104,24 @@ static struct measurement {
 } measurements[MAX_MEASUREMENTS];
 static int nmeasurements, measurements_dropped;
 
+/* A curve's point, <pattern>_<bytes>_ns or <pages>p_ns: no table shows
+ * one, and a curve of every mode would crowd the headlines out. */
+static int curve_point(const char *metric)
+{
+	size_t n = strlen(metric), i;
+
+	if (n < 4 || strcmp(metric + n - 3, "_ns"))
+		return 0;
+	i = n - 3;
+	if (i > 0 && metric[i - 1] == 'p')
+		i--;
+	if (i == 0 || metric[i - 1] < '0' || metric[i - 1] > '9')
+		return 0;
+	while (i > 0 && metric[i - 1] >= '0' && metric[i - 1] <= '9')
+		i--;
+	return i == 0 || metric[i - 1] == '_';
+}
+
 void report_measurement(const char *probe, const char *mode, const char *metric,
 			int64_t value, int decimals, const char *unit)
 {
@@ -111,6 +129,8 @@ void report_measurement(const char *probe, const char *mode, const char *metric,
 
 	format_fixed(num, sizeof(num), value, decimals);
 	emitf("# measurement %s.%s.%s %s %s", probe, mode, metric, num, unit);
+	if (curve_point(metric))
+		return;
 	if (nmeasurements == MAX_MEASUREMENTS) {
 		measurements_dropped++;
 		return;

@@ -31,6 +31,18 @@ static const struct table tables[] = {
 		{ "Stack", "KiB", "boot", "stack_kib", 6 },
 		{ "Boot", "us", "boot", "entry_to_first_result", 9 },
 	} },
+	/* LMbench's "Memory latencies" (random chase); its Guesses column as
+	 * the sizes guessed (lat_mem names no level it cannot see, nor any
+	 * under QEMU: those cells stay empty). */
+	{ "Memory latencies in nanoseconds - smaller is better (lat_mem, random chase)", {
+		{ "Mhz", "", "cpu", "mhz", 9 },
+		{ "L1 $", "ns", "lat_mem", "l1_ns", 7 },
+		{ "L2 $", "ns", "lat_mem", "l2_ns", 7 },
+		{ "Main", "mem ns", "lat_mem", "mem_ns", 8 },
+		{ "Guess L1", "bytes", "lat_mem", "l1_bytes", 9 },
+		{ "Guess L2", "bytes", "lat_mem", "l2_bytes", 9 },
+		{ "Guess L3", "bytes", "lat_mem", "l3_bytes", 9 },
+	} },
 	{ "Core clock (cpu: dependent adds, as LMbench's mhz)", {
 		{ "Core", "MHz", "cpu", "mhz", 10 },
 		{ "Spread", "%", "cpu", "mhz_spread", 7 },

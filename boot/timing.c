@@ -3,6 +3,7 @@
  * headline goes through: warm up, lengthen until a run is long enough for
  * the timer, subtract the timer's own cost, take the median of several
  * runs and their spread. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

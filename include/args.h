@@ -17,5 +17,7 @@ int arg_uint(const char *key, const char *value, unsigned long min, unsigned lon
 	     unsigned long *out);
 int arg_choice(const char *key, const char *value, const char *const choices[], int *out);
 int arg_flag(const char *key, const char *value, int *out);
+/* "mmubench: error: boot argument 'key=value': why" on the console. */
+void arg_error(const char *key, const char *value, const char *why);
 
 #endif

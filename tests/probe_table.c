@@ -2,7 +2,7 @@
 #include "probe.h"
 
 extern const struct probe probe_boot, probe_cpu, probe_demand, probe_modeswitch, probe_tlbwalk,
-	probe_tlb, probe_bw_mem, probe_spaces, probe_aspace;
+	probe_tlb, probe_bw_mem, probe_spaces, probe_aspace, probe_lat_mem;
 
 const struct probe *const probe_table[] = {
 	&probe_boot,
@@ -14,5 +14,6 @@ const struct probe *const probe_table[] = {
 	&probe_bw_mem,
 	&probe_spaces,
 	&probe_aspace,
+	&probe_lat_mem,
 };
 const int probe_count = sizeof(probe_table) / sizeof(probe_table[0]);

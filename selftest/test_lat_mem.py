@@ -1,0 +1,314 @@
+"""lat_mem and the step detection (boot/guess.c, tools/mmuguess):
+synthetic curves with steps at known sizes, noise, no step, a TLB step;
+this machine's LMbench lat_mem_rd curves against the cache sizes its CPU
+reports (selftest/data/); under QEMU (ref405ep -icount, pc TCG with and
+without -icount) lat_mem runs in every mode and claims no level, saying why;
+under KVM the guessed sizes against CPUID (SKIP where KVM is unusable)."""
+import os
+import random
+import re
+import subprocess
+
+import pytest
+
+from conftest import TOP, run_qemu
+
+MMUGUESS = os.path.join(TOP, "build", "tools", "mmuguess")
+DATA = os.path.join(TOP, "selftest", "data")
+LEVEL = re.compile(r"^lat_mem\.\w+\.l[123]_(bytes|ns|cycles|spread)$")
+
+
+def guess(*args):
+    p = subprocess.run([MMUGUESS, *args], capture_output=True, text=True, timeout=30)
+    values = {}
+    for line in p.stdout.splitlines():
+        if not line.startswith("#"):
+            name, value, _unit = line.split()
+            values[name] = float(value)
+    return p, values
+
+
+def lmbench_sizes(top):
+    """lat_mem_rd's sweep (its step()): 512, 1K, 2K, 3K, 4K, then 1/16 of
+    the next power of two above each size."""
+    k, sizes = 512, []
+    while k <= top:
+        sizes.append(k)
+        if k < 1024:
+            k *= 2
+        elif k < 4096:
+            k += 1024
+        else:
+            s = 32 << 10
+            while s <= k:
+                s *= 2
+            k += s // 16
+    return sizes
+
+
+def write_curve(path, points):
+    with open(path, "w") as f:
+        f.write('"stride=64\n')
+        for size, ns in points:
+            f.write(f"{size / 1048576:.5f} {ns:.3f}\n")
+    return str(path)
+
+
+def synthetic(tmp_path, levels, mem, top=128 << 20, noise=0.03, seed=1, spikes=()):
+    """levels: [(size, ns)]: ns up to each size, `mem` beyond the last;
+    a physically indexed cache starts to miss a little before it is full,
+    so each step begins one point early (half-way there)."""
+    rnd = random.Random(seed)
+    sizes = lmbench_sizes(top)
+    points = []
+    for i, s in enumerate(sizes):
+        ns = mem
+        for size, lat in reversed(levels):
+            if s <= size:
+                ns = lat
+        nxt = sizes[i + 1] if i + 1 < len(sizes) else s
+        for j, (size, lat) in enumerate(levels):
+            if s <= size < nxt:            # the last point inside: half a step up
+                upper = levels[j + 1][1] if j + 1 < len(levels) else mem
+                ns = (lat * upper) ** 0.5 * 0.9
+        ns *= 1 + rnd.uniform(-noise, noise)
+        if s in spikes:
+            ns *= 4
+        points.append((s, ns))
+    return write_curve(tmp_path / "curve.txt", points), sizes
+
+
+def one_point_below(sizes, reported):
+    """The sweep point just below `reported` (the guess may be that or it)."""
+    return max(s for s in sizes if s < reported)
+
+
+# --- synthetic curves ---------------------------------------------------
+
+@pytest.mark.parametrize("levels,mem", [
+    ([(32 << 10, 1.2), (1 << 20, 4.0), (16 << 20, 12.0)], 90.0),
+    ([(48 << 10, 1.1), (3 << 19, 4.0)], 60.0),            # 48 KiB, 1.5 MiB
+    ([(16 << 10, 3.0)], 40.0),                            # a 405: one level
+])
+def test_synthetic_steps(tmp_path, levels, mem):
+    path, sizes = synthetic(tmp_path, levels, mem, spikes=(6144, 3 << 20))
+    p, got = guess("-t", path, "-r", "999999999999")      # a reach far away: no TLB step
+    assert p.returncode == 0, p.stderr
+    for i, (size, lat) in enumerate(levels):
+        assert one_point_below(sizes, size) <= got[f"l{i + 1}_bytes"] <= size, p.stdout
+        assert abs(got[f"l{i + 1}_ns"] - lat) <= 0.05 * lat, p.stdout
+    assert f"l{len(levels) + 1}_bytes" not in got, p.stdout
+    assert abs(got["mem_ns"] - mem) <= 0.05 * mem, p.stdout
+
+
+def test_synthetic_no_step(tmp_path):
+    path, _ = synthetic(tmp_path, [], 5.0, noise=0.05)
+    p, got = guess("-t", path)
+    assert p.returncode == 0 and not any(k.startswith("l") for k in got), p.stdout
+    assert "no step in the curve: no cache level visible" in p.stdout
+    assert abs(got["mem_ns"] - 5.0) < 0.3
+
+
+def test_synthetic_tlb_step_is_set_aside(tmp_path):
+    # L1 32 KiB, a TLB step at 256 KiB (64 x 4 KiB) inside L2, L2 1 MiB.
+    rnd = random.Random(7)
+    points = []
+    for s in lmbench_sizes(64 << 20):
+        ns = 1.2 if s <= 32 << 10 else 4.0 if s <= 256 << 10 else 7.0 if s <= 1 << 20 else 80.0
+        points.append((s, ns * (1 + rnd.uniform(-0.02, 0.02))))
+    path = write_curve(tmp_path / "tlb.txt", points)
+    p, got = guess("-t", path)                            # no reach: the trap
+    assert got["l2_bytes"] == 256 << 10, p.stdout
+    p, got = guess("-t", path, "-r", str(256 << 10))
+    assert (got["l1_bytes"], got["l2_bytes"]) == (32 << 10, 1 << 20), p.stdout
+    assert abs(got["l2_ns"] - 4.0) < 0.2 and "l3_bytes" not in got, p.stdout
+    assert "1 step at 256 KiB not named: within a factor 1.5 of a TLB's reach" in p.stdout
+
+
+def test_curve_still_rising_claims_no_memory(tmp_path):
+    points = [(s, 1.0 if s <= 32 << 10 else 4.0 if s < 512 << 10 else 4.0 * s / (256 << 10))
+              for s in lmbench_sizes(8 << 20)]
+    p, got = guess("-t", write_curve(tmp_path / "rise.txt", points))
+    assert got["l1_bytes"] == 32 << 10 and "mem_ns" not in got, p.stdout
+    assert "the curve still rises at its largest size: memory not reached" in p.stdout
+
+
+@pytest.mark.parametrize("text,message", [
+    ("0.5 1.0\n", "no \"stride= header"),
+    ('"stride=64\n0.5 fast\n', "not a \"<size in MB> <ns>\" line"),
+    ('"stride=64\n0.5 1.0\n"stride=128\n', "more than one curve"),
+    ('"stride=64\n0.5 1.0\n0.5 1.1\n', "the same size twice"),
+])
+def test_bad_input(tmp_path, text, message):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    p, _ = guess("-t", str(path))
+    assert p.returncode == 1 and message in p.stderr, p.stderr
+    p, _ = guess("-t")
+    assert p.returncode == 2 and "usage" in p.stderr
+
+
+# --- this machine's curves (selftest/data/README.md) ----------------------
+
+def reported():
+    vals = {}
+    with open(os.path.join(DATA, "epyc-getconf-cache.txt")) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 2:
+                vals[parts[0]] = int(parts[1])
+    return vals["LEVEL1_DCACHE_SIZE"], vals["LEVEL2_CACHE_SIZE"]
+
+
+def data_sizes(name):
+    _, sizes = read_lmbench(os.path.join(DATA, name))
+    return sizes
+
+
+def read_lmbench(path):
+    pts = [line.split() for line in open(path) if line[0].isdigit()]
+    return pts, [round(float(mb) * 1048576 / 512) * 512 for mb, _ in pts]
+
+
+def test_pagechase_gives_the_tlb_reach():
+    p, got = guess("-t", os.path.join(DATA, "epyc-pagechase-4096.txt"))
+    assert p.returncode == 0
+    # the first step of the one-load-a-page chase: between 32 and 96 pages
+    assert 32 * 4096 < got["l1_bytes"] <= 96 * 4096, p.stdout
+
+
+@pytest.mark.parametrize("random_file", ["epyc-lat_mem_rd-t-128-64.txt",
+                                         "epyc-lat_mem_rd-t-128-64-b.txt"])
+def test_lmbench_epyc_gives_the_reported_caches(random_file):
+    l1, l2 = reported()
+    sizes = data_sizes(random_file)
+    path = os.path.join(DATA, random_file)
+    p, got = guess("-t", path, "-T", os.path.join(DATA, "epyc-pagechase-4096.txt"))
+    assert p.returncode == 0, p.stderr
+    assert one_point_below(sizes, l1) <= got["l1_bytes"] <= l1, p.stdout
+    assert one_point_below(sizes, l2) <= got["l2_bytes"] <= l2, p.stdout
+    assert "not named: within a factor 1.5 of a TLB's reach" in p.stdout
+    assert 1.0 < got["l1_ns"] < 1.5 and 3.5 < got["l2_ns"] < 4.5, p.stdout
+    # Run b's largest sets climb on (page walks, other jobs): memory unclaimed.
+    assert "mem_ns" in got or "memory not" in p.stdout, p.stdout
+    # Without the TLB's reach, the TLB step below L2 passes for L2.
+    p, got = guess("-t", path)
+    assert got["l2_bytes"] < one_point_below(sizes, l2), p.stdout
+
+
+# --- the probe under QEMU: no level claimed, and why ----------------------
+
+def check_no_level(run, modes, platform):
+    assert run.rc == 0 and run.status() == "pass", run.log
+    for m in modes:
+        assert run.results.get(f"lat_mem.{m}") == "ok", run.log
+        assert f"# lat_mem.{m}: no cache level claimed: {platform}" in run.log
+        curve = [v for k, (v, u) in run.measurements.items()
+                 if k.startswith(f"lat_mem.{m}.random_") and u == "ns"]
+        assert len(curve) == 29, run.log                  # 512 B .. 64 KiB, 4 an octave
+    assert not [k for k in run.measurements if LEVEL.match(k)], run.log
+
+
+def test_ref405ep_icount_every_mode_no_level(tmp_path):
+    modes = ("real", "normal", "pinned", "largepte")
+    run = run_qemu("ref405ep", "probes=lat_mem", "modes=all", "quick", "maxsize=64k",
+                   timeout=60)
+    check_no_level(run, modes, "QEMU TCG -icount shift=0")
+    # Under -icount a load is an instruction: 1 ns at shift=0, flat, in every mode.
+    for k, (v, u) in run.measurements.items():
+        if re.match(r"lat_mem\.\w+\.(stride|random)_\d+_ns$", k):
+            assert 1.00 <= v <= 1.01, k
+    log = tmp_path / "405.log"
+    log.write_text(run.log)
+    p, got = guess(str(log))
+    assert p.returncode == 0 and not [k for k in got if LEVEL.match(k)], p.stdout
+    assert "# lat_mem.normal: no cache level claimed: QEMU TCG -icount" in p.stdout
+
+
+@pytest.mark.parametrize("icount", [False, True])
+def test_pc_tcg_every_mode_no_level(icount):
+    modes = ("flat", "2level", "pse", "pae", "pae2m")
+    run = run_qemu("pc", "probes=lat_mem", "modes=all", "quick", "maxsize=64k",
+                   icount=icount, tcg=True, timeout=90)
+    check_no_level(run, modes, "QEMU TCG -icount" if icount else "QEMU TCG")
+
+
+def test_guesses_come_from_the_tlb_free_mode():
+    # lat_mem_claim=1 (tests only) lets the image guess under TCG, whose
+    # curve shows the host's caches: the sizes of every mode come from the
+    # mode without translation (flat), which runs first.
+    run = run_qemu("pc", "probes=lat_mem", "modes=all", "quick", "maxsize=256k",
+                   "lat_mem_claim=1", icount=False, tcg=True, timeout=90)
+    assert run.status() == "pass", run.log
+    l1 = run.value("lat_mem.flat.l1_bytes")
+    for m in ("2level", "pse", "pae", "pae2m"):
+        assert run.value(f"lat_mem.{m}.l1_bytes") == l1, run.log
+        assert f"# lat_mem.{m}: " in run.log and "from mode flat's curve" in run.log
+        for k in ("l1_ns", "l1_spread"):
+            assert f"lat_mem.{m}.{k}" in run.measurements
+    assert "from mode flat's curve (no translation)" in run.log
+    # A 4K-page mode alone is its own reference: no step named from where
+    # its TLB may step (4 KiB x its entries) on.
+    run = run_qemu("pc", "probes=lat_mem", "modes=2level", "quick", "maxsize=2m",
+                   "lat_mem_claim=1", icount=False, tcg=True, timeout=60)
+    assert run.status() == "pass", run.log
+    m = re.search(r"# lat_mem\.2level: \d+ cache levels? from mode 2level's curve, whose "
+                  r"TLB may step from (\d+) KiB", run.log)
+    assert m, run.log
+    for k, (v, u) in run.measurements.items():
+        if re.match(r"lat_mem\.2level\.l[123]_bytes$", k):
+            assert v < int(m.group(1)) * 1024, (k, v, run.log)
+
+
+def test_bad_stride_and_maxsize():
+    run = run_qemu("ref405ep", "probes=lat_mem", "stride=48", timeout=30)
+    assert run.rc != 0 and "stride=48: a power of two" in run.log
+    run = run_qemu("ref405ep", "probes=lat_mem", "maxsize=200m", timeout=30)
+    assert run.rc != 0 and run.status() != "pass"
+
+
+# --- KVM: the guesses against CPUID ---------------------------------------
+
+def test_kvm_guesses_match_cpuid(kvm):
+    run = run_qemu("pc", "probes=lat_mem", "modes=all", icount=False, timeout=120)
+    assert run.status() == "pass", run.log
+    for level, cpuid in ((1, "cpuid.flat.l1d_bytes"), (2, "cpuid.flat.l2_bytes")):
+        want = int(run.value(cpuid))
+        sizes = sorted(int(k.split("_")[-2]) for k in run.measurements
+                       if k.startswith("lat_mem.flat.random_"))
+        for m in ("flat", "2level", "pse", "pae", "pae2m"):
+            got = run.value(f"lat_mem.{m}.l{level}_bytes")
+            assert one_point_below(sizes, want) <= got <= want, (m, level, got, want)
+
+
+# Documented load-to-use latency of a simple pointer load, in core cycles:
+# (vendor, family) or (vendor, family, model) as the banner prints them.
+L1_CYCLES = {
+    ("AuthenticAMD", 23): 4,       # Zen, Zen 2
+    ("AuthenticAMD", 25): 4,       # Zen 3, Zen 4
+    ("AuthenticAMD", 26): 4,       # Zen 5
+    ("GenuineIntel", 6, 151): 5,   # Golden Cove: Alder Lake-S
+    ("GenuineIntel", 6, 154): 5,   # Alder Lake-P
+    ("GenuineIntel", 6, 143): 5,   # Sapphire Rapids
+    ("GenuineIntel", 6, 183): 5,   # Raptor Cove: Raptor Lake
+    ("GenuineIntel", 6, 186): 5,
+    ("GenuineIntel", 6, 191): 5,
+}
+
+
+def test_kvm_l1_latency_and_five_boot_spread(kvm):
+    runs = [run_qemu("pc", "probes=cpu,lat_mem", "modes=flat", icount=False, timeout=120)
+            for _ in range(5)]
+    for run in runs:
+        assert run.status() == "pass", run.log
+    m = re.search(r"# cpu: (\w+) family (\d+) model (\d+)", runs[0].log)
+    assert m, runs[0].log
+    vendor, family, model = m.group(1), int(m.group(2)), int(m.group(3))
+    for name in ("l1_ns", "l2_ns"):
+        v = sorted(r.value(f"lat_mem.flat.{name}") for r in runs)
+        assert (v[-1] - v[0]) / v[2] <= 0.01, (name, v)
+    want = L1_CYCLES.get((vendor, family, model), L1_CYCLES.get((vendor, family)))
+    if want is None:
+        pytest.skip(f"{vendor} family {family} model {model}: no documented L1 latency here")
+    got = runs[0].value("lat_mem.flat.l1_cycles")
+    assert abs(got - want) <= 0.5, (got, want)

@@ -1,0 +1,287 @@
+/*
+ * mmuguess: cache sizes and latencies from a memory-latency curve, with the
+ * step detection the image's lat_mem probe uses (boot/guess.c).
+ *
+ *   mmuguess -t RANDOM [-T PAGECHASE] [-r REACH]...   LMbench output
+ *   mmuguess [-r REACH]... LOG                            an mmubench log
+ *
+ * RANDOM is `lat_mem_rd -t <MB> <stride>` output (a random chase): lines
+ * "<size in MB> <ns>" after a quoted header such as `"stride=64`, one
+ * curve per file.  A random chase also steps where its pages outgrow a
+ * TLB; such a step is set aside when it lies within a factor 1.5 of a TLB
+ * reach: the first step of PAGECHASE, a tools/pagechase curve (one load a
+ * page; LMbench's own `tlb` said 30 and 7 pages on our Zen 3, where the
+ * chase steps at 40-64), or given as REACH bytes.  Without any, every
+ * step is taken for a cache (right only where the TLB cannot step).
+ * In a LOG, each mode's `lat_mem.<mode>.random_<bytes>_ns` curve, with
+ * the reach of `tlb.<mode>.reach_bytes` where the log has it; a log from
+ * QEMU (its `# platform: QEMU ...` line) gets no level, as in the image.
+ *
+ * Prints the guesses as `name value unit` lines (l1_bytes, l1_ns, ...,
+ * mem_ns; in a LOG prefixed `lat_mem.<mode>.`), then `# ` notes on what is
+ * not claimed and why.  Exit status: 0 guesses printed (maybe none, with
+ * the reason), 1 bad input, 2 usage.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "guess.h"
+
+struct curve {
+	char mode[32], pattern[16];
+	uint64_t reach;			/* tlb.<mode>.reach_bytes in a log, 0 */
+	int n;
+	uint64_t bytes[GUESS_MAX_POINTS];
+	int64_t ns100[GUESS_MAX_POINTS];
+};
+
+#define MAX_CURVES 32
+static struct curve curves[MAX_CURVES];
+static int ncurves;
+static char emulated[160];		/* a log's "# platform: QEMU ..." line */
+
+static void die(const char *file, unsigned long line, const char *what)
+{
+	if (line)
+		fprintf(stderr, "mmuguess: %s:%lu: %s\n", file, line, what);
+	else
+		fprintf(stderr, "mmuguess: %s: %s\n", file, what);
+	exit(1);
+}
+
+/* Points arrive in any order in a log (reps, modes): keep them sorted. */
+static void add_point(struct curve *c, uint64_t bytes, int64_t ns100, const char *file,
+		      unsigned long line)
+{
+	int i = c->n;
+
+	if (c->n == GUESS_MAX_POINTS)
+		die(file, line, "too many points in one curve");
+	while (i > 0 && c->bytes[i - 1] > bytes) {
+		c->bytes[i] = c->bytes[i - 1];
+		c->ns100[i] = c->ns100[i - 1];
+		i--;
+	}
+	if (i > 0 && c->bytes[i - 1] == bytes)
+		die(file, line, "the same size twice in one curve");
+	c->bytes[i] = bytes;
+	c->ns100[i] = ns100;
+	c->n++;
+}
+
+static struct curve *lookup(const char *mode, const char *pattern)
+{
+	for (int i = 0; i < ncurves; i++)
+		if (!strcmp(curves[i].mode, mode) && !strcmp(curves[i].pattern, pattern))
+			return &curves[i];
+	return 0;
+}
+
+static struct curve *find_curve(const char *mode, const char *pattern)
+{
+	if (lookup(mode, pattern))
+		return lookup(mode, pattern);
+	if (ncurves == MAX_CURVES)
+		return 0;
+	snprintf(curves[ncurves].mode, sizeof(curves[0].mode), "%s", mode);
+	snprintf(curves[ncurves].pattern, sizeof(curves[0].pattern), "%s", pattern);
+	return &curves[ncurves++];
+}
+
+/* LMbench lat_mem_rd output: one curve. */
+static void read_lmbench(const char *file, struct curve *c)
+{
+	FILE *f = fopen(file, "r");
+	char line[256];
+	unsigned long no = 0;
+	int headers = 0;
+
+	if (!f)
+		die(file, 0, "cannot open");
+	while (fgets(line, sizeof(line), f)) {
+		double mb, ns;
+		char extra;
+
+		no++;
+		if (line[0] == '"') {
+			if (strncmp(line, "\"stride=", 8))
+				die(file, no, "a quoted header other than \"stride=");
+			if (++headers > 1)
+				die(file, no, "more than one curve: give one stride per file");
+			continue;
+		}
+		if (strspn(line, " \t\r\n") == strlen(line))
+			continue;
+		if (sscanf(line, "%lf %lf %c", &mb, &ns, &extra) != 2 || mb <= 0 || ns <= 0 ||
+		    mb > 1e6 || ns > 1e9)
+			die(file, no, "not a \"<size in MB> <ns>\" line");
+		/* lat_mem_rd prints MB with 5 decimals; its sizes are 512-byte multiples. */
+		add_point(c, (uint64_t)(mb * 1048576.0 / 512.0 + 0.5) * 512, (int64_t)(ns * 100.0 + 0.5),
+			  file, no);
+	}
+	fclose(f);
+	if (!headers)
+		die(file, 0, "no \"stride= header: not lat_mem_rd output");
+}
+
+/* An mmubench log: "# measurement lat_mem.<mode>.<pattern>_<bytes>_ns <v> ns". */
+static void read_log(const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char line[512];
+	unsigned long no = 0;
+
+	if (!f)
+		die(file, 0, "cannot open");
+	while (fgets(line, sizeof(line), f)) {
+		char mode[32], pattern[16], unit[16];
+		unsigned long long bytes;
+		double ns;
+		struct curve *c;
+
+		no++;
+		if (!strncmp(line, "# platform: QEMU", 16)) {
+			size_t n;
+			snprintf(emulated, sizeof(emulated), "%.150s", line + 12);
+			n = strcspn(emulated, "\r\n@");
+			while (n > 0 && emulated[n - 1] == ' ')
+				n--;
+			emulated[n] = 0;
+			continue;
+		}
+		if (sscanf(line, "# measurement tlb.%31[^.].reach_bytes %llu", mode, &bytes) == 2) {
+			c = find_curve(mode, "random");
+			if (!c)
+				die(file, no, "too many curves");
+			c->reach = bytes;
+			continue;
+		}
+		if (sscanf(line, "# measurement lat_mem.%31[^.].%15[a-z]_%llu_ns %lf %15s", mode,
+			   pattern, &bytes, &ns, unit) != 5)
+			continue;
+		if (strcmp(unit, "ns") || ns <= 0)
+			die(file, no, "a lat_mem curve point that is not a positive time in ns");
+		c = find_curve(mode, pattern);
+		if (!c)
+			die(file, no, "too many curves");
+		add_point(c, bytes, (int64_t)(ns * 100.0 + 0.5), file, no);
+	}
+	fclose(f);
+	if (!ncurves)
+		die(file, 0, "no lat_mem.<mode>.<pattern>_<bytes>_ns measurement");
+}
+
+static void print_ns(const char *prefix, const char *name, int64_t ns100)
+{
+	printf("%s%s %lld.%02lld ns\n", prefix, name, (long long)(ns100 / 100),
+	       (long long)(ns100 % 100));
+}
+
+/* A page-chase curve (tools/pagechase): its first step is the
+ * first-level data TLB running out of reach. */
+static uint64_t read_tlb(const char *file)
+{
+	static struct curve t;
+	struct guess_curve gc;
+	struct guess g;
+
+	read_lmbench(file, &t);
+	gc.n = t.n;
+	gc.bytes = t.bytes;
+	gc.ns100 = t.ns100;
+	if (!guess_caches(&gc, 0, 0, 0, &g))
+		die(file, 0, "no step in the page-chase curve: no TLB reach");
+	return g.level[0].bytes;
+}
+
+static void print_guess(const char *prefix, const struct curve *c, const uint64_t *reach, int nreach)
+{
+	struct guess_curve gc = { c->n, c->bytes, c->ns100 };
+	struct guess g;
+	char name[16], who[64] = "";
+
+	if (prefix[0])		/* notes: "# lat_mem.flat: ..." */
+		snprintf(who, sizeof(who), "%.*s: ", (int)strlen(prefix) - 1, prefix);
+
+	guess_caches(&gc, reach, nreach, 0, &g);
+	if (emulated[0]) {		/* as the image: no level claimed under QEMU */
+		if (g.mem)
+			print_ns(prefix, "mem_ns", g.top.ns100);
+		printf("# %sno cache level claimed: %s\n", who, emulated);
+		return;
+	}
+	for (int i = 0; i < g.levels; i++) {
+		snprintf(name, sizeof(name), "l%d_bytes", i + 1);
+		printf("%s%s %llu bytes\n", prefix, name, (unsigned long long)g.level[i].bytes);
+		snprintf(name, sizeof(name), "l%d_ns", i + 1);
+		print_ns(prefix, name, g.level[i].ns100);
+	}
+	if (g.mem)
+		print_ns(prefix, "mem_ns", g.top.ns100);
+	if (!nreach)
+		printf("# %sno TLB reach given: every step is taken for a cache\n", who);
+	if (g.note[0])
+		printf("# %s%s\n", who, g.note);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: mmuguess -t RANDOM [-T PAGECHASE] [-r REACH]...  (LMbench lat_mem_rd -t; tools/pagechase)\n"
+			"       mmuguess [-r REACH]... LOG                           (an mmubench console log)\n");
+	exit(2);
+}
+
+static uint64_t number(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 0);
+
+	if (end == s || *end || !v)
+		usage();
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	const char *random_file = 0, *tlb_file = 0, *log = 0;
+	uint64_t reach[9];
+	int nreach = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-t") && i + 1 < argc)
+			random_file = argv[++i];
+		else if (!strcmp(argv[i], "-T") && i + 1 < argc)
+			tlb_file = argv[++i];
+		else if (!strcmp(argv[i], "-r") && i + 1 < argc && nreach < 8)
+			reach[nreach++] = number(argv[++i]);
+		else if (argv[i][0] != '-' && !log)
+			log = argv[i];
+		else
+			usage();
+	}
+	if (!!log == !!random_file || (tlb_file && !random_file))
+		usage();
+
+	if (random_file) {
+		read_lmbench(random_file, &curves[0]);
+		if (tlb_file)
+			reach[nreach++] = read_tlb(tlb_file);
+		print_guess("", &curves[0], reach, nreach);
+		return 0;
+	}
+	read_log(log);
+	for (int i = 0; i < ncurves; i++) {
+		char prefix[64];
+		int nr = nreach;
+
+		if (strcmp(curves[i].pattern, "random") || !curves[i].n)
+			continue;
+		if (curves[i].reach)
+			reach[nr++] = curves[i].reach;
+		snprintf(prefix, sizeof(prefix), "lat_mem.%s.", curves[i].mode);
+		print_guess(prefix, &curves[i], reach, nr);
+	}
+	return 0;
+}
