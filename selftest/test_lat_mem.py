@@ -262,7 +262,7 @@ def test_guesses_come_from_the_tlb_free_mode():
 
 def test_bad_stride_and_maxsize():
     run = run_qemu("ref405ep", "probes=lat_mem", "stride=48", timeout=30)
-    assert run.rc != 0 and "stride=48: a power of two" in run.log
+    assert run.rc != 0 and "'stride=48': a power of two" in run.log
     run = run_qemu("ref405ep", "probes=lat_mem", "maxsize=200m", timeout=30)
     assert run.rc != 0 and run.status() != "pass"
 
