@@ -171,10 +171,39 @@ void i386_exception(struct i386_frame *f)
 
 /* ---- crash= ---- */
 
+#define PAGE 4096u
+
+/* crash=data / crash=fetch: a page of probe memory unmapped, then used. */
+
+static const char *mmu_crash_unsupported(void)
+{
+	if (mem_probe_end() < mem_probe_start() + 2 * PAGE)
+		return "no free RAM for a page to unmap";
+	return 0;
+}
+
+static void mmu_crash(int fetch)
+{
+	const struct mmu_mode *m = fetch && i386_cpu.pae ? &i386_mode_pae : &i386_mode_2level;
+	uintptr_t page = mem_probe_start();
+
+	if (mmu_enter(m) < 0)
+		return;
+	mmu_unmap(page, PAGE);
+	report_diag("crash=%s: mode %s, %#lx unmapped, now %s it", fetch ? "fetch" : "data",
+		    m->name, (unsigned long)page, fetch ? "calling into" : "writing to");
+	if (fetch)
+		((void (*)(void))page)();	/* #PF on the instruction fetch */
+	else
+		*(volatile uint32_t *)page = 0xbad;	/* #PF on the write */
+	mmu_leave();
+}
+
+
 const char *arch_crash_unsupported(const char *kind)
 {
 	if (!strcmp(kind, "data") || !strcmp(kind, "fetch"))
-		return i386_mmu_crash_unsupported();	/* they need paging and free RAM */
+		return mmu_crash_unsupported();	/* they need paging and free RAM */
 	return 0;
 }
 
@@ -213,8 +242,8 @@ void arch_crash(const char *kind)
 	} else if (!strcmp(kind, "align")) {
 		crash_align();
 	} else if (!strcmp(kind, "data")) {
-		i386_mmu_crash(0);	/* #PF: a write to a page just unmapped */
+		mmu_crash(0);	/* #PF: a write to a page just unmapped */
 	} else if (!strcmp(kind, "fetch")) {
-		i386_mmu_crash(1);	/* #PF: a call into a page just unmapped */
+		mmu_crash(1);	/* #PF: a call into a page just unmapped */
 	}
 }

@@ -118,8 +118,7 @@ struct pformat {
 };
 extern const struct pformat *i386_cur;
 int i386_page_fault(struct i386_frame *f);
-const char *i386_mmu_crash_unsupported(void);
-void i386_mmu_crash(int fetch);
+extern const struct mmu_mode i386_mode_2level, i386_mode_pae;	/* for crash= */
 unsigned i386_dtlb_entries(void);
 
 /* What maps va in the current root, as far as the walk got: the PDPTE

@@ -513,17 +513,17 @@ static const struct mmu_ops i386_ops = {
 };
 
 static const struct mmu_mode mode_flat = { "flat", "paging off (CR0.PG = 0)", 0, 0 };
-static const struct mmu_mode mode_2level = { "2level", "32-bit entries, 2 levels, 4K pages",
+const struct mmu_mode i386_mode_2level = { "2level", "32-bit entries, 2 levels, 4K pages",
 	&i386_ops, 0 };
 static const struct mmu_mode mode_pse = { "pse",
 	"32-bit entries, 4M pages where the region allows (CR4.PSE), else 4K", &i386_ops, 1 };
-static const struct mmu_mode mode_pae = { "pae",
+const struct mmu_mode i386_mode_pae = { "pae",
 	"PAE: 64-bit entries, 3 levels, 4K pages (NX where the CPU has it)", &i386_ops, 2 };
 static const struct mmu_mode mode_pae2m = { "pae2m",
 	"PAE: 64-bit entries, 2M pages where the region allows, else 4K", &i386_ops, 3 };
 
 const struct mmu_mode *const mmu_modes[] = {
-	&mode_flat, &mode_2level, &mode_pse, &mode_pae, &mode_pae2m, 0
+	&mode_flat, &i386_mode_2level, &mode_pse, &i386_mode_pae, &mode_pae2m, 0
 };
 
 /* ---- #PF ---- */
@@ -558,32 +558,6 @@ int i386_page_fault(struct i386_frame *f)
 	if (r == MMU_FAULT_SKIP)
 		f->eip = resume, last_eip = 0;
 	return r != 0;
-}
-
-/* ---- crash=data / crash=fetch ---- */
-
-const char *i386_mmu_crash_unsupported(void)
-{
-	if (mem_probe_end() < mem_probe_start() + 2 * PAGE)
-		return "no free RAM for a page to unmap";
-	return 0;
-}
-
-void i386_mmu_crash(int fetch)
-{
-	const struct mmu_mode *m = fetch && i386_cpu.pae ? &mode_pae : &mode_2level;
-	uintptr_t page = mem_probe_start();
-
-	if (mmu_enter(m) < 0)
-		return;
-	mmu_unmap(page, PAGE);
-	report_diag("crash=%s: mode %s, %#lx unmapped, now %s it", fetch ? "fetch" : "data",
-		    m->name, (unsigned long)page, fetch ? "calling into" : "writing to");
-	if (fetch)
-		((void (*)(void))page)();	/* #PF on the instruction fetch */
-	else
-		*(volatile uint32_t *)page = 0xbad;	/* #PF on the write */
-	mmu_leave();
 }
 
 /* ---- boot arguments ---- */

@@ -45,10 +45,6 @@ extern uint32_t ppc405_mmu_state[MMU_STATE_BYTES / 4];
  * a "no table" test. */
 static uint32_t empty_table[1024] __attribute__((aligned(4096)));
 
-/* Boot arguments */
-static unsigned long opt_pins = 2;
-static unsigned opt_lpsize = SZ_16M;
-static int opt_random, opt_tlbdump;
 
 enum { V_NORMAL, V_PINNED, V_LARGE };
 static unsigned active_pins, active_size;	/* the mode's pins and page size code */
@@ -337,7 +333,7 @@ static void space_fini(struct mmu_space *s)
 static void translated_leave(void)
 {
 	mtmsr(mfmsr() & ~(MSR_IR | MSR_DR));
-	if (opt_tlbdump && !(dumped & (1u << active_variant))) {
+	if (ppc405_opt.tlbdump && !(dumped & (1u << active_variant))) {
 		dumped |= 1u << active_variant;
 		ppc405_tlbdump(mmu_current->name);
 	}
@@ -345,10 +341,10 @@ static void translated_leave(void)
 
 static int translated_enter(const struct mmu_mode *m)
 {
-	unsigned pins = m->variant == V_PINNED ? opt_pins : 0;
+	unsigned pins = m->variant == V_PINNED ? ppc405_opt.pins : 0;
 
 	active_variant = m->variant;
-	active_size = m->variant == V_LARGE ? opt_lpsize : SZ_4K;
+	active_size = m->variant == V_LARGE ? ppc405_opt.lpsize : SZ_4K;
 	if (build_default(active_size) < 0)
 		return -1;
 	/* Empty TLB, every entry TID 0, then the pinned entries at the top. */
@@ -368,7 +364,7 @@ static int translated_enter(const struct mmu_mode *m)
 	STATE(MMU_RRTOP_OFF) = TLB_SLOTS - 1 - pins;
 	STATE(MMU_NSLOTS_OFF) = TLB_SLOTS - pins;
 	STATE(MMU_RAND_OFF) = 0x2545f491u;		/* fixed seed: runs repeat */
-	mtspr(277, opt_random ? 0xc0000000u | (TLB_SLOTS - 1 - pins) : TLB_SLOTS - 1 - pins);
+	mtspr(277, ppc405_opt.random ? 0xc0000000u | (TLB_SLOTS - 1 - pins) : TLB_SLOTS - 1 - pins);
 	mtspr(SPR_ZPR, 0x55555555u);			/* every zone: rights from the TLB */
 	mtspr(275, (uint32_t)ppc405_pgd);		/* SPRG3: the directory */
 	__asm__ volatile("isync");
@@ -492,50 +488,4 @@ void ppc405_mmu_init(void)
 		tlbwe_hi(i, 0);
 	}
 	__asm__ volatile("isync" ::: "memory");
-}
-
-/* ---- boot arguments ---- */
-
-static int set_pins(const char *key, const char *value)
-{
-	return arg_uint(key, value, 0, 8, &opt_pins);
-}
-
-static int set_lpsize(const char *key, const char *value)
-{
-	static const char *const sizes[] = { "1k", "4k", "16k", "64k", "256k", "1m", "4m", "16m", 0 };
-	int i;
-
-	if (value && (!strcmp(value, "1k") || !strcmp(value, "1K"))) {
-		console_printf("mmubench: error: boot argument 'lpsize=%s': 1K pages are not "
-			       "used (QEMU aborts on a 1K TLB entry); 4k..16m\n", value);
-		return -1;
-	}
-	if (arg_choice(key, value, sizes + 1, &i) < 0)
-		return -1;
-	opt_lpsize = i + 1;
-	return 0;
-}
-
-static int set_tlbrepl(const char *key, const char *value)
-{
-	static const char *const how[] = { "rr", "random", 0 };
-	return arg_choice(key, value, how, &opt_random);
-}
-
-static int set_tlbdump(const char *key, const char *value) { return arg_flag(key, value, &opt_tlbdump); }
-
-const struct boot_arg arch_args[] = {
-	{ "pins", "0..8 16M TLB entries pinned in mode pinned (default 2)", set_pins },
-	{ "lpsize", "4k..16m: page size of mode largepte (default 16m)", set_lpsize },
-	{ "tlbrepl", "rr (round robin, default) or random: TLB victim policy", set_tlbrepl },
-	{ "tlbdump", "0 or 1: print the 64 TLB entries when each mode is first left", set_tlbdump },
-	{ 0 }
-};
-
-/* Banner line (cpu.c): the replacement policy. */
-const char *ppc405_tlbrepl_name(void)
-{
-	return opt_random ? "random (xorshift32 over the unpinned slots)"
-			  : "round robin over the unpinned slots";
 }

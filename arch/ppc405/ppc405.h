@@ -183,6 +183,15 @@ static inline uint32_t tlbre_lo(unsigned i)
 	return v;
 }
 
+/* args.c: the boot arguments of the MMU modes. */
+struct ppc405_opts {
+	unsigned long pins;		/* pins=: 16M entries pinned in mode pinned */
+	unsigned lpsize;		/* lpsize=: SIZE code of mode largepte */
+	int random;			/* tlbrepl=random */
+	int tlbdump;			/* tlbdump=1 */
+};
+extern struct ppc405_opts ppc405_opt;
+
 /* mmu.c, for exceptions.c: a miss or storage fault in a translated mode.
  * Returns 1 when handled (retry the access), 0 when nobody expected it. */
 int ppc405_mmu_fault(struct ppc405_frame *f);
