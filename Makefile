@@ -160,7 +160,8 @@ endif
 
 FORCE:
 
-tools: $(BUILD)/tools/logcheck $(BUILD)/tools/console $(BUILD)/tools/mmuguess $(BUILD)/tools/pagechase
+tools: $(BUILD)/tools/logcheck $(BUILD)/tools/console $(BUILD)/tools/mmuguess $(BUILD)/tools/pagechase \
+	$(BUILD)/tools/mmureport
 
 # Host programs; logcheck and console share the line check (tools/linecheck.c).
 HOST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -Iinclude -Itools
@@ -172,6 +173,14 @@ $(BUILD)/tools/%: tools/%.c tools/linecheck.c tools/linecheck.h boot/crc32.c
 $(BUILD)/tools/mmuguess: tools/mmuguess.c boot/guess.c include/guess.h
 	@mkdir -p $(dir $@)
 	$(Q)cc -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -Iinclude -o $@ tools/mmuguess.c boot/guess.c
+
+# mmureport: the line check (linecheck.c), the step detection (guess.c) and
+# the tables' columns (table_defs.c) are the ones logcheck and the image use.
+REPORT_SRCS := tools/mmureport.c tools/report_parse.c tools/report_stats.c tools/report_out.c \
+	tools/report_plot.c tools/linecheck.c boot/crc32.c boot/guess.c boot/table_defs.c
+$(BUILD)/tools/mmureport: $(REPORT_SRCS) tools/report.h tools/linecheck.h include/guess.h include/table_defs.h
+	@mkdir -p $(dir $@)
+	$(Q)cc $(HOST_CFLAGS) -Wno-format-truncation -o $@ $(REPORT_SRCS) -lm
 
 $(BUILD)/tools/pagechase: tools/pagechase.c
 	@mkdir -p $(dir $@)
