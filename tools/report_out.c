@@ -405,8 +405,11 @@ int print_compare(FILE *f, FILE *json, const struct report *rep, const char *an,
 			char p[16] = "-";
 			if (t.p >= 0)
 				snprintf(p, sizeof(p), "%.3g", t.p);
-			fprintf(f, "%-44s %-7s %12.6g %12.6g %8.4g %12.6g %3d %3d %8s  %s\n", name, unit,
-				ma, mb, ratio, mb - ma, n1, n2, p, words);
+			char rt[16] = "-";
+			if (isfinite(ratio))
+				snprintf(rt, sizeof(rt), "%.4g", ratio);
+			fprintf(f, "%-44s %-7s %12.*f %12.*f %8s %12.*f %3d %3d %8s  %s\n", name, unit,
+				m->decimals, ma, m->decimals, mb, rt, m->decimals, mb - ma, n1, n2, p, words);
 			if (json) {
 				fprintf(json, "%s\n  {\"metric\": ", first ? "" : ",");
 				json_str(json, name);
