@@ -15,6 +15,12 @@ void linecheck_init(struct linecheck *lc, const char *prog)
 
 static void complain(struct linecheck *lc, const char *fmt, const char *arg)
 {
+	lc->damaged = 1;
+	if (lc->max_complaints && lc->complaints++ >= lc->max_complaints) {
+		if (lc->complaints == lc->max_complaints + 1)
+			fprintf(stderr, "%s: line %lu: more problems; not listed\n", lc->prog, lc->lineno);
+		return;
+	}
 	fprintf(stderr, "%s: line %lu: ", lc->prog, lc->lineno);
 	fprintf(stderr, fmt, arg);
 	fputc('\n', stderr);

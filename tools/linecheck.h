@@ -27,6 +27,8 @@ struct linecheck {
 	 * it carried and the one expected; seq > expected means expected ..
 	 * seq - 1 were lost. */
 	unsigned long bad_seq, bad_expected;
+	/* Messages: at most max_complaints (0: no limit), then one saying so. */
+	unsigned long complaints, max_complaints;
 };
 
 /* What linecheck_line() made of a line. */

@@ -375,7 +375,7 @@ int report_read_buffer(struct report *rep, const char *name, const char *buf, si
 	char prefix[64] = "";
 	size_t pos = 0, plen = 0;
 	unsigned long no = 0;
-	int lava = 0, ktap = 0, open = 0;
+	int lava = 0, ktap = 0, open = 0, intact = 0;
 
 	/* What kind of input: LAVA's YAML, LMbench, or a console log. */
 	while (pos < len && isspace((unsigned char)buf[pos]))
@@ -401,6 +401,8 @@ int report_read_buffer(struct report *rep, const char *name, const char *buf, si
 			text = line;
 		}
 		k = strstr(text, "KTAP version ");
+		if (k && (!k[13] || strspn(k + 13, "0123456789") != strlen(k + 13)))
+			k = 0;		/* "KTAP version" in prose, not a header */
 		if (k) {
 			if (strcmp(k + 13, "1")) {
 				fprintf(stderr, "mmureport: %s: line %lu: unknown format version '%.40s' "
@@ -416,6 +418,7 @@ int report_read_buffer(struct report *rep, const char *name, const char *buf, si
 			r = new_run(rep, name, date);
 			r->index = (int)no;	/* for the message above; renumbered below */
 			linecheck_init(&lc, prog);
+			lc.max_complaints = 20;
 			plen = k - text < (long)sizeof(prefix) ? (size_t)(k - text) : 0;
 			memcpy(prefix, text, plen);
 			prefix[plen] = 0;
@@ -431,6 +434,7 @@ int report_read_buffer(struct report *rep, const char *name, const char *buf, si
 		lc.lineno = no - 1;
 		enum lc_verdict v = linecheck_line(&lc, text);
 		if (v == LC_OK) {
+			intact++;
 			take_line(r, text, no);
 		} else if (v == LC_SEQ) {
 			/* Intact (its CRC is good): lines before it were lost, or it repeats. */
@@ -438,12 +442,17 @@ int report_read_buffer(struct report *rep, const char *name, const char *buf, si
 			r->losses++;
 			if (at && at - text >= 2)
 				at[-2] = 0;
-			if (lc.bad_seq > lc.bad_expected)
+			if (lc.bad_seq > lc.bad_expected) {
+				if (lc.complaints <= lc.max_complaints)
+					fprintf(stderr, "mmureport: %s: line %lu: sequence number%s %lu%s%.0lu missing "
+					"before this line: what they held is not in the report\n", name, no,
+					lc.bad_seq - lc.bad_expected > 1 ? "s" : "", lc.bad_expected,
+					lc.bad_seq - lc.bad_expected > 1 ? "-" : "",
+					lc.bad_seq - lc.bad_expected > 1 ? lc.bad_seq - 1 : 0);
 				take_line(r, text, no);
+			}
 		} else if (v == LC_BAD) {
-			r->losses++;
-			fprintf(stderr, "mmureport: %s: line %lu: garbled: nothing on it is used\n",
-				name, no);
+			r->losses++;	/* linecheck named it; nothing on it is used */
 		}
 		if (lc.ended) {
 			open = 0;
@@ -451,9 +460,12 @@ int report_read_buffer(struct report *rep, const char *name, const char *buf, si
 				return -1;
 		}
 	}
-	if (open && finish_run(&lc, r, rep) < 0)
+	if (!ktap || !intact) {
+		fprintf(stderr, "mmureport: %s: not an mmubench log: %s\n", name, ktap ?
+			"'KTAP version 1' but not one intact line after it" : "no 'KTAP version 1' line");
 		return -1;
-	if (!ktap)
+	}
+	if (open && finish_run(&lc, r, rep) < 0)
 		return -1;
 	return 0;
 }
