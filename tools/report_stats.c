@@ -120,6 +120,7 @@ void mann_whitney(const double *a, int n1, const double *b, int n2, struct mwu *
 	out->u = r1 - n1 * (n1 + 1) / 2.0;
 	double u1 = out->u, u2 = (double)n1 * n2 - u1, big = u1 > u2 ? u1 : u2;
 
+	out->p_min = 0;			/* large samples: as small as need be */
 	if (n1 <= EXACT_MAX && n2 <= EXACT_MAX) {
 		out->p_min = 2 * exact_sf(n1 * n2, n1, n2);
 		if (out->p_min > 1)
