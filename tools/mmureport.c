@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "mmureport.h"
 
 static void usage(void)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "mmureport.h"
 #include "table_defs.h"
 
 #define ALPHA 0.05

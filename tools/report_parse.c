@@ -23,7 +23,7 @@
 
 #include "guess.h"
 #include "linecheck.h"
-#include "report.h"
+#include "mmureport.h"
 
 #define LINE_MAX_LEN 4096
 

@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "mmureport.h"
 
 struct series {
 	char title[64];

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "mmureport.h"
 
 static int cmp_double(const void *a, const void *b)
 {
