@@ -35,6 +35,8 @@ FILE *out_open(const char *path, char *tmp, size_t size)
 {
 	int fd;
 
+	if (!strcmp(path, "-"))		/* standard output: nothing to rename */
+		return stdout;
 	snprintf(tmp, size, "%s.tmp.XXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
@@ -46,6 +48,8 @@ FILE *out_open(const char *path, char *tmp, size_t size)
 
 int out_close(FILE *f, const char *tmp, const char *path, int ok)
 {
+	if (f == stdout)
+		return fflush(f) || !ok ? -1 : 0;
 	if (fclose(f) || !ok) {
 		unlink(tmp);
 		if (ok)

@@ -173,8 +173,8 @@ void print_tables(FILE *f, const struct report *rep)
 		fprintf(f, "Runs\n----\n");
 		for (int i = 0; i < rep->nruns; i++) {
 			const struct run *r = &rep->runs[i];
-			fprintf(f, "%3d  %-9s %s%s%s (%s, %s, reps=%d)%s\n", r->index, r->board, r->file,
-				r->cpu[0] ? ": " : "", r->cpu, r->platform, r->date, r->reps,
+			fprintf(f, "%3d  %-9s %s%s%s (%s, reps=%d)%s\n", r->index, r->board, r->file,
+				r->cpu[0] ? ": " : "", r->cpu, r->platform, r->reps,
 				r->losses ? "  [lines lost or garbled]" : "");
 		}
 		fprintf(f, "\n");
@@ -354,7 +354,7 @@ int print_compare(FILE *f, FILE *json, const struct report *rep, const char *an,
 
 	fprintf(f, "Comparison: A = %s, B = %s (Mann-Whitney U over the repetitions, two-sided, alpha %.2f)\n",
 		an, bn, ALPHA);
-	fprintf(f, "%-44s %-7s %12s %12s %8s %12s %3s %3s %8s  %s\n", "metric", "unit", "A median",
+	fprintf(f, "%-44s %-12s %12s %12s %8s %12s %3s %3s %8s  %s\n", "metric", "unit", "A median",
 		"B median", "B/A", "B-A", "nA", "nB", "p", "verdict");
 	if (json) {
 		fprintf(json, "{\"a\": ");
@@ -403,12 +403,12 @@ int print_compare(FILE *f, FILE *json, const struct report *rep, const char *an,
 			else
 				snprintf(name, sizeof(name), "%s.%s", m->probe, m->metric);
 			char p[16] = "-";
-			if (t.p >= 0)
+			if (t.p >= 0 && t.p_min <= ALPHA)
 				snprintf(p, sizeof(p), "%.3g", t.p);
 			char rt[16] = "-";
 			if (isfinite(ratio))
 				snprintf(rt, sizeof(rt), "%.4g", ratio);
-			fprintf(f, "%-44s %-7s %12.*f %12.*f %8s %12.*f %3d %3d %8s  %s\n", name, unit,
+			fprintf(f, "%-44s %-12s %12.*f %12.*f %8s %12.*f %3d %3d %8s  %s\n", name, unit,
 				m->decimals, ma, m->decimals, mb, rt, m->decimals, mb - ma, n1, n2, p, words);
 			if (json) {
 				fprintf(json, "%s\n  {\"metric\": ", first ? "" : ",");

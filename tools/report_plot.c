@@ -263,8 +263,8 @@ static void tlb_plot(struct plot *p, const struct run *r, const char *title)
 
 /* Bars: a cluster per column, a bar per mode. */
 static void bar_plot(struct plot *p, const struct run *r, const char *title, const char *what,
-		     const char *ylabel, const char *probe[], const char *metric[],
-		     const char *label[], int ncols, double scale, int logy)
+		     const char *ylabel, const char *const probe[], const char *const metric[],
+		     const char *const label[], int ncols, double scale, int logy)
 {
 	int any = 0;
 
@@ -280,7 +280,7 @@ static void bar_plot(struct plot *p, const struct run *r, const char *title, con
 		fprintf(f, "set style data histograms\nset style histogram clustered gap 1\n"
 			   "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset ylabel ");
 		gp_quote(f, ylabel);
-		fprintf(f, "\nset xtics nomirror\nset grid noxtics ytics\n%s",
+		fprintf(f, "\nset xtics nomirror rotate by -30\nset grid noxtics ytics\n%s",
 			logy ? "set logscale y 10\n" : "set yrange [0:*]\n");
 		/* Rows: columns (the metric); one field a mode; '-' where missing. */
 		fprintf(f, "$bars << EOD\n\"metric\"");
@@ -304,6 +304,50 @@ static void bar_plot(struct plot *p, const struct run *r, const char *title, con
 		fprintf(f, "\n");
 	}
 	p->count++;
+}
+
+/* bw_mem: every size measured (in cache and beyond), a cluster per column
+ * and size, a bar per mode. */
+static void bandwidth_plot(struct plot *p, const struct run *r, const char *title,
+			   const char *const col[], const char *const label[])
+{
+	static char metric[64][48], name[64][48];
+	const char *probe[64], *mp[64], *lp[64];
+	double sizes[32];
+	int nsizes = 0, n = 0;
+
+	for (int k = 0; k < r->nm; k++) {
+		const struct meas *m = &r->m[k];
+		char pfx[48];
+		double x;
+		int seen = 0;
+		if (strcmp(m->probe, "bw_mem") || isnan(m->value) ||
+		    !curve_point(m->metric, &x, pfx, sizeof(pfx)))
+			continue;
+		for (int i = 0; i < nsizes; i++)
+			seen |= sizes[i] == x;
+		if (!seen && nsizes < 32) {
+			int i = nsizes++;
+			while (i > 0 && sizes[i - 1] > x) {
+				sizes[i] = sizes[i - 1];
+				i--;
+			}
+			sizes[i] = x;
+		}
+	}
+	for (int c = 0; c < 4; c++)
+		for (int i = 0; i < nsizes && n < 64; i++) {
+			char sz[16];
+			char base[16];
+			snprintf(base, sizeof(base), "%.*s", (int)(strlen(col[c]) - 4), col[c]);
+			snprintf(metric[n], 48, "%s_%.0f_mbs", base, sizes[i]);
+			size_label(sz, sizeof(sz), sizes[i]);
+			snprintf(name[n], 48, "%s %sB", label[c], sz);
+			probe[n] = "bw_mem", mp[n] = metric[n], lp[n] = name[n];
+			n++;
+		}
+	bar_plot(p, r, title, "Memory bandwidth at each size measured (bw_mem) - bigger is better",
+		 "bandwidth (MB/s, 2^20 bytes/s)", probe, mp, lp, n, 1, 0);
 }
 
 static int run_gnuplot(const char *script)
@@ -360,7 +404,6 @@ int write_plots(const struct report *rep, const char *dir)
 					    "remap_batch_ns", "switch_ns" };
 		static const char *fl[] = { "page fault", "prot fault", "null fault", "kmap",
 					    "batch remap", "mode switch" };
-		static const char *bp[] = { "bw_mem", "bw_mem", "bw_mem", "bw_mem" };
 		static const char *bm[] = { "rd_mbs", "wr_mbs", "cp_libc_mbs", "cp_hand_mbs" };
 		static const char *bl[] = { "mem read", "mem write", "bcopy (libc)", "bcopy (hand)" };
 
@@ -373,8 +416,7 @@ int write_plots(const struct report *rep, const char *dir)
 			else if (kind == 1)
 				tlb_plot(&p, r, title);
 			else if (kind == 2)
-				bar_plot(&p, r, title, "Memory bandwidth beyond the caches (bw_mem) - bigger is better",
-					 "bandwidth (MB/s, 2^20 bytes/s)", bp, bm, bl, 4, 1, 0);
+				bandwidth_plot(&p, r, title, bm, bl);
 			else
 				bar_plot(&p, r, title, "Fault and mapping costs (demand, modeswitch) - smaller is better",
 					 "time (microseconds, log scale)", fp, fm, fl, 6, 0.001, 1);
