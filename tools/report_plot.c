@@ -63,8 +63,15 @@ static void title_of(const struct run *r, char *buf, size_t size)
 	while (n > 0 && plat[n - 1] == ' ')
 		n--;
 	plat[n] = 0;
-	snprintf(buf, size, "%s%s%s%.50s%s - %s - %s", r->lmbench ? "" : "mmubench on ", r->board,
-		 r->cpu[0] ? " (" : "", r->cpu, r->cpu[0] ? ")" : "", plat, r->date);
+	/* The CPU without its register details ("... (CPUID 1 EAX ...)"). */
+	char cpu[96];
+	snprintf(cpu, sizeof(cpu), "%s", r->cpu);
+	cpu[strcspn(cpu, "(")] = 0;
+	n = strlen(cpu);
+	while (n > 0 && cpu[n - 1] == ' ')
+		cpu[--n] = 0;
+	snprintf(buf, size, "%s%s%s%.60s%s - %s - %s", r->lmbench ? "" : "mmubench on ", r->board,
+		 cpu[0] ? " (" : "", cpu, cpu[0] ? ")" : "", plat, r->date);
 }
 
 static void gp_quote(FILE *f, const char *s)
@@ -281,7 +288,7 @@ static void bar_plot(struct plot *p, const struct run *r, const char *title, con
 			   "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset ylabel ");
 		gp_quote(f, ylabel);
 		fprintf(f, "\nset xtics nomirror rotate by -30\nset grid noxtics ytics\n%s",
-			logy ? "set logscale y 10\n" : "set yrange [0:*]\n");
+			logy ? "set logscale y 10\n" : "set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\n");
 		/* Rows: columns (the metric); one field a mode; '-' where missing. */
 		fprintf(f, "$bars << EOD\n\"metric\"");
 		for (int k = 0; k < r->nmodes; k++)
