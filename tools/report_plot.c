@@ -210,7 +210,7 @@ static void latency_plot(struct plot *p, const struct report *rep, const struct 
 			gp_quote(f, mark_names[i]);
 			/* Staggered heights, so marks close together stay readable. */
 			fprintf(f, " at %.10g, graph %.2f rotate by 90 right offset -0.6,0 font ',9' tc rgb '%s'\n",
-				x, 0.97 - 0.3 * (i % 3), marks[i] < 0 ? "#aa3300" : "#0055aa");
+				x, 0.97 - 0.32 * (i % 3), marks[i] < 0 ? "#aa3300" : "#0055aa");
 		}
 		for (int i = 0; i < ns; i++) {
 			char b[16];
@@ -244,14 +244,15 @@ static void tlb_plot(struct plot *p, const struct run *r, const char *title)
 		begin(p, svg, title, "TLB: time per load against pages touched (tlb, one load per 4K page)");
 		fprintf(f, "set logscale x 2\nset xlabel 'pages (4 KiB each, log scale)'\n"
 			   "set ylabel 'time per load (ns)'\nset yrange [0:*]\n");
-		for (int k = 0; k < r->nmodes; k++) {
+		for (int k = 0, nmark = 0; k < r->nmodes; k++) {
 			const struct meas *m = run_find(r, "tlb", r->modes[k], "l1_entries");
 			if (!m)
 				continue;
+			double y = 0.97 - 0.45 * (nmark++ % 2);	/* staggered: marks sit close */
 			fprintf(f, "set arrow from %g, graph 0 to %g, graph 1 nohead dt 2 lc rgb '#aa3300'\n",
 				m->value, m->value);
-			fprintf(f, "set label 'L1 TLB %s: %g entries' at %g, graph 0.97 rotate by 90 right "
-				   "offset -0.6,0 font ',9' tc rgb '#aa3300'\n", r->modes[k], m->value, m->value);
+			fprintf(f, "set label 'L1 TLB %s: %g entries' at %g, graph %.2f rotate by 90 right "
+				   "offset -0.6,0 font ',9' tc rgb '#aa3300'\n", r->modes[k], m->value, m->value, y);
 		}
 		for (int i = 0; i < ns; i++) {
 			char b[16];
