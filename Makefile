@@ -212,4 +212,4 @@ check:
 	$(Q)$(PYTHON) -m pytest -q -rs selftest
 
 clean:
-	rm -rf $(BUILD)/walnut $(BUILD)/ref405ep $(BUILD)/pc $(BUILD)/tools
+	rm -rf $(BUILD)/walnut $(BUILD)/ref405ep $(BUILD)/pc $(BUILD)/tools $(BUILD)/fuzz $(BUILD)/report
