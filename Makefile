@@ -18,7 +18,7 @@ else
 Q := @
 endif
 
-.PHONY: all tools run check clean probe-check bootscr netboot $(BOARDS)
+.PHONY: all tools fuzz run check clean probe-check bootscr netboot $(BOARDS)
 
 ifeq ($(BOARD),)
 
@@ -160,7 +160,8 @@ endif
 
 FORCE:
 
-tools: $(BUILD)/tools/logcheck $(BUILD)/tools/console $(BUILD)/tools/mmuguess $(BUILD)/tools/pagechase
+tools: $(BUILD)/tools/logcheck $(BUILD)/tools/console $(BUILD)/tools/mmuguess $(BUILD)/tools/pagechase \
+	$(BUILD)/tools/mmureport
 
 # Host programs; logcheck and console share the line check (tools/linecheck.c).
 HOST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -Iinclude -Itools
@@ -172,6 +173,28 @@ $(BUILD)/tools/%: tools/%.c tools/linecheck.c tools/linecheck.h boot/crc32.c
 $(BUILD)/tools/mmuguess: tools/mmuguess.c boot/guess.c include/guess.h
 	@mkdir -p $(dir $@)
 	$(Q)cc -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -Iinclude -o $@ tools/mmuguess.c boot/guess.c
+
+# mmureport: the line check (linecheck.c), the step detection (guess.c) and
+# the tables' columns (table_defs.c) are the ones logcheck and the image use.
+REPORT_SRCS := tools/mmureport.c tools/report_parse.c tools/report_stats.c tools/report_out.c \
+	tools/report_plot.c tools/linecheck.c boot/crc32.c boot/guess.c boot/table_defs.c
+$(BUILD)/tools/mmureport: $(REPORT_SRCS) tools/mmureport.h tools/linecheck.h include/guess.h include/table_defs.h
+	@mkdir -p $(dir $@)
+	$(Q)cc $(HOST_CFLAGS) -Wno-format-truncation -o $@ $(REPORT_SRCS) -lm
+
+# make fuzz: libFuzzer targets (Debian's clang; libclang-rt-14-dev) under ASan
+# and UBSan: mmureport's log parser, and the image's boot arguments
+# (boot/args.c built for the host with the stubs of tools/fuzz/fuzz_args.c).
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-Iinclude -Itools
+fuzz: $(BUILD)/fuzz/fuzz_report $(BUILD)/fuzz/fuzz_args
+$(BUILD)/fuzz/fuzz_report: tools/fuzz/fuzz_report.c $(filter-out tools/mmureport.c,$(REPORT_SRCS)) \
+		tools/mmureport.h tools/linecheck.h
+	@mkdir -p $(dir $@)
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_report.c $(filter-out tools/mmureport.c,$(REPORT_SRCS)) -lm
+$(BUILD)/fuzz/fuzz_args: tools/fuzz/fuzz_args.c boot/args.c include/args.h include/config.h
+	@mkdir -p $(dir $@)
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_args.c boot/args.c
 
 $(BUILD)/tools/pagechase: tools/pagechase.c
 	@mkdir -p $(dir $@)
@@ -189,4 +212,4 @@ check:
 	$(Q)$(PYTHON) -m pytest -q -rs selftest
 
 clean:
-	rm -rf $(BUILD)/walnut $(BUILD)/ref405ep $(BUILD)/pc $(BUILD)/tools
+	rm -rf $(BUILD)/walnut $(BUILD)/ref405ep $(BUILD)/pc $(BUILD)/tools $(BUILD)/fuzz $(BUILD)/report

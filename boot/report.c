@@ -143,6 +143,19 @@ void report_measurement(const char *probe, const char *mode, const char *metric,
 	m->decimals = decimals;
 }
 
+/* One repetition's figure, before the median's measurement line (reps > 1;
+ * not for a curve's points, whose medians are plenty). */
+void report_sample(const char *probe, const char *mode, const char *metric, int rep,
+		   int64_t value, int decimals, const char *unit)
+{
+	char num[32];
+
+	if (curve_point(metric))
+		return;
+	format_fixed(num, sizeof(num), value, decimals);
+	emitf("# sample %s.%s.%s %d %s %s", probe, mode, metric, rep, num, unit);
+}
+
 int report_lookup(const char *probe, const char *mode, const char *metric,
 		  int64_t *value, int *decimals)
 {

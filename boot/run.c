@@ -241,6 +241,10 @@ static void report_mode(const struct probe *p, int m)
 	if (r->result != RESULT_SKIP) {
 		for (int i = 0; i < r->nmetrics; i++) {
 			struct metric *mt = &r->metrics[i];
+			/* Each repetition's own figure, for tests over them (mmureport). */
+			for (int k = 0; config.reps > 1 && k < mt->n; k++)
+				report_sample(p->name, mode, mt->name, k + 1, mt->samples[k],
+					      mt->decimals, mt->unit);
 			report_measurement(p->name, mode, mt->name, median(mt->samples, mt->n),
 					   mt->decimals, mt->unit);
 		}

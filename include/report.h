@@ -16,6 +16,10 @@ void report_begin(int planned, void (*planned_name)(int index, char *buf, int si
 void report_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void report_measurement(const char *probe, const char *mode, const char *metric,
 			int64_t value, int decimals, const char *unit);
+/* "# sample <probe>.<mode>.<metric> <rep> <value> <unit>": one repetition's
+ * figure, printed before the median's measurement line when reps > 1. */
+void report_sample(const char *probe, const char *mode, const char *metric, int rep,
+		   int64_t value, int decimals, const char *unit);
 void report_result(const char *probe, const char *mode, int result, const char *skip_reason);
 void report_measurements_begin(void);
 void report_measurements_end(void);

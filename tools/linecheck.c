@@ -15,13 +15,20 @@ void linecheck_init(struct linecheck *lc, const char *prog)
 
 static void complain(struct linecheck *lc, const char *fmt, const char *arg)
 {
+	lc->damaged = 1;
+	if (lc->max_complaints && lc->complaints++ >= lc->max_complaints) {
+		if (lc->complaints == lc->max_complaints + 1)
+			fprintf(stderr, "%s: line %lu: more problems; not listed\n", lc->prog, lc->lineno);
+		return;
+	}
 	fprintf(stderr, "%s: line %lu: ", lc->prog, lc->lineno);
 	fprintf(stderr, fmt, arg);
 	fputc('\n', stderr);
 	lc->damaged = 1;
 }
 
-/* Split "<text>  @<seq>:<crc>" and verify; returns the text length or -1. */
+/* Split "<text>  @<seq>:<crc>" and verify; returns the text length, -1
+ * (garbled) or -2 (intact but out of sequence). */
 static long check_suffix(struct linecheck *lc, const char *line, unsigned long expect_seq)
 {
 	const char *at = strrchr(line, '@');
@@ -49,31 +56,32 @@ static long check_suffix(struct linecheck *lc, const char *line, unsigned long e
 	}
 	if (seq != expect_seq) {
 		char msg[64];
+		lc->bad_seq = seq, lc->bad_expected = expect_seq;
 		snprintf(msg, sizeof(msg), "%lu, expected %lu", seq, expect_seq);
 		complain(lc, seq > expect_seq ? "sequence jumps to %s: lines lost" :
 			 "sequence goes back to %s: lines repeated or reordered", msg);
-		return -1;
+		return -2;
 	}
 	return at - 2 - line;
 }
 
-void linecheck_line(struct linecheck *lc, char *line)
+enum lc_verdict linecheck_line(struct linecheck *lc, char *line)
 {
 	size_t n = strlen(line);
 
 	lc->lineno++;
 	if (lc->ended)
-		return;			/* the loader's own messages after the end */
+		return LC_CHATTER;	/* the loader's own messages after the end */
 	if (!lc->in_ktap) {
 		if (!strcmp(line, "KTAP version 1"))
 			lc->in_ktap = 1;
-		return;
+		return LC_CHATTER;
 	}
 	if (lc->in_table && strncmp(line, "# tables end", 12)) {
 		lc->table_crc = crc32(lc->table_crc, line, n);
 		lc->table_crc = crc32(lc->table_crc, "\n", 1);
 		lc->table_lines++;
-		return;
+		return LC_TABLE;
 	}
 	long len = check_suffix(lc, line, lc->seq + 1);
 	if (len < 0) {
@@ -81,7 +89,7 @@ void linecheck_line(struct linecheck *lc, char *line)
 		const char *at = strrchr(line, '@');
 		if (at && at[1] >= '0' && at[1] <= '9')
 			lc->seq = strtoul(at + 1, 0, 10);
-		return;
+		return len == -2 ? LC_SEQ : LC_BAD;
 	}
 	lc->seq++;
 	line[len] = 0;
@@ -116,6 +124,7 @@ void linecheck_line(struct linecheck *lc, char *line)
 		lc->status = !strcmp(word, "pass") ? 0 : 1;
 		lc->ended = 1;
 	}
+	return LC_OK;
 }
 
 int linecheck_finish(struct linecheck *lc)

@@ -23,11 +23,28 @@ struct linecheck {
 	int in_table, have_plan, have_totals;
 	unsigned long seq, table_lines, plan, results, pass, fail, skip, totals_fail;
 	uint32_t table_crc;
+	/* The last line rejected for its sequence number (LC_SEQ): the number
+	 * it carried and the one expected; seq > expected means expected ..
+	 * seq - 1 were lost. */
+	unsigned long bad_seq, bad_expected;
+	/* Messages: at most max_complaints (0: no limit), then one saying so. */
+	unsigned long complaints, max_complaints;
+};
+
+/* What linecheck_line() made of a line. */
+enum lc_verdict {
+	LC_CHATTER,	/* before KTAP or after the status line: not checked */
+	LC_TABLE,	/* a table line: checked as a block at "# tables end" */
+	LC_OK,		/* protected, intact, in sequence: the suffix is cut off */
+	LC_SEQ,		/* intact (CRC good) but out of sequence: lines lost or repeated */
+	LC_BAD,		/* garbled: no suffix, bad suffix or CRC mismatch */
 };
 
 void linecheck_init(struct linecheck *lc, const char *prog);
-/* Check one line (modified in place: the suffix is cut off). */
-void linecheck_line(struct linecheck *lc, char *line);
+/* Check one line (modified in place: the suffix is cut off when LC_OK).
+ * Line numbers in messages count the calls, or set lc->lineno to the
+ * number before the line less one. */
+enum lc_verdict linecheck_line(struct linecheck *lc, char *line);
 /* The verdict, with its reason or a summary on stderr: 0, 1 or 2. */
 int linecheck_finish(struct linecheck *lc);
 

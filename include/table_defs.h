@@ -1,0 +1,22 @@
+/* The LMbench-style tables' sections and columns: boot/table_defs.c,
+ * shared by the image's summary (boot/tables.c) and the host tool
+ * mmureport, so both print the same tables. */
+#ifndef TABLE_DEFS_H
+#define TABLE_DEFS_H
+
+struct column {
+	const char *head1, *head2;	/* two header lines, as LMbench */
+	const char *probe, *metric;
+	int width;
+	int in_us;			/* a figure in ns, shown in microseconds */
+};
+
+struct table {
+	const char *title;
+	struct column cols[10];
+};
+
+/* Ends with a table whose title is 0. */
+extern const struct table report_table_defs[];
+
+#endif

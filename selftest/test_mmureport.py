@@ -1,0 +1,417 @@
+"""mmureport (build/tools/mmureport): the parser and the integrity check on
+logs, the statistics against values from SciPy 1.10.1 and by hand, the
+layout against golden files from this project's own QEMU runs
+(selftest/data/report/, recorded with tools/run-qemu ... quick), errors,
+plots, and the fuzz targets (libFuzzer, ASan, UBSan) for 60 s each."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import zlib
+
+import pytest
+
+from conftest import TOP
+
+REPORT = os.path.join(TOP, "build", "tools", "mmureport")
+DATA = os.path.join(TOP, "selftest", "data", "report")
+Q405 = os.path.join(DATA, "ref405ep-quick.log")
+QPC = os.path.join(DATA, "pc-quick.log")
+R405 = os.path.join(DATA, "ref405ep-reps4.log")
+RPC = os.path.join(DATA, "pc-reps4.log")
+LMBENCH = os.path.join(TOP, "selftest", "data", "epyc-lat_mem_rd-t-128-64.txt")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def built():
+    subprocess.run(["make", "-s", "tools"], cwd=TOP, check=True, timeout=300)
+
+
+def report(*args, stdin=None, cwd=TOP):
+    return subprocess.run([REPORT, *args], input=stdin, capture_output=True, cwd=cwd,
+                          timeout=120)
+
+
+def text(p):
+    return p.stdout.decode()
+
+
+def err(p):
+    return p.stderr.decode()
+
+
+def own_tables(log):
+    """The tables block the image printed itself."""
+    lines, inside = [], False
+    for raw in open(log, encoding="utf-8", errors="replace").read().splitlines():
+        line = raw.rstrip("\r")
+        if line.startswith("# tables begin"):
+            inside = True
+        elif line.startswith("# tables end"):
+            inside = False
+        elif inside:
+            lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+# ---- layout ----
+
+@pytest.mark.parametrize("log", [Q405, QPC])
+def test_single_run_tables_are_the_images_own(log):
+    """One run: mmureport's tables are byte for byte the ones the image printed
+    (same sections, columns, rows per mode, cell formatting)."""
+    p = report(log)
+    assert p.returncode == 0, err(p)
+    assert text(p) == own_tables(log)
+
+
+@pytest.mark.parametrize("args,golden", [
+    (["ref405ep-quick.log"], "ref405ep-quick.txt"),
+    (["pc-quick.log"], "pc-quick.txt"),
+    (["ref405ep-quick.log", "pc-quick.log", "ref405ep-quick.log"], "three-runs.txt"),
+    (["--no-tables", "--compare", "normal", "largepte", "ref405ep-reps4.log"],
+     "ref405ep-reps4-compare.txt"),
+    (["--no-tables", "--compare", "2level", "pae", "pc-reps4.log"], "pc-reps4-compare.txt"),
+    (["../epyc-lat_mem_rd-t-128-64.txt"], "lmbench.txt"),
+])
+def test_golden(args, golden):
+    p = report(*args, cwd=DATA)
+    assert p.returncode == 0, err(p)
+    assert text(p) == open(os.path.join(DATA, golden)).read()
+
+
+def test_several_runs_on_consecutive_rows():
+    out = text(report(Q405, QPC, Q405))
+    rows = [l.split()[:3] for l in out.splitlines() if l.startswith(("ref405ep ", "pc "))]
+    # In the first table: per mode, run 1 then run 3 of the same configuration.
+    first = rows[:13]
+    assert first[:8] == [["ref405ep", m, r] for m in ("real", "normal", "pinned", "largepte")
+                         for r in ("1", "3")]
+    assert [r[1] for r in first[8:13]] == ["flat", "2level", "pse", "pae", "pae2m"]
+
+
+# ---- parser: input kinds ----
+
+def small_log(body, prefix="", crlf=True, tables=("T", "-", "row")):
+    """A log with correct suffixes: body lines protected, then tables, Totals, status."""
+    out, seq = [prefix + "KTAP version 1"], 0
+
+    def prot(t):
+        nonlocal seq
+        seq += 1
+        s = "%s  @%d" % (t, seq)
+        return prefix + "%s:%08x" % (s, zlib.crc32(s.encode()))
+    for t in body:
+        out.append(prot(t))
+    out.append(prot("# tables begin"))
+    crc = 0
+    for t in tables:
+        out.append(prefix + t)
+        crc = zlib.crc32((t + "\n").encode(), crc)
+    out.append(prot("# tables end lines=%d crc=%08x" % (len(tables), crc)))
+    npass = sum(1 for t in body if t.startswith("ok ") and "# SKIP" not in t)
+    nskip = sum(1 for t in body if "# SKIP" in t)
+    out.append(prot("# Totals: pass:%d fail:0 skip:%d" % (npass, nskip)))
+    out.append(prot("# mmubench status: pass"))
+    return ("\r\n" if crlf else "\n").join(out) + "\n"
+
+
+BODY = ["1..2", "# mmubench v1 on ref405ep (ppc405), entered by test", "# cpu: PowerPC 405EP",
+        "# platform: QEMU TCG", "# run: 1 probe(s) x 2 mode(s), reps=3, quick",
+        "# measurements begin",
+        "# sample demand.normal.page_fault_ns 1 1500.25 ns",
+        "# sample demand.normal.page_fault_ns 2 1400.50 ns",
+        "# sample demand.normal.page_fault_ns 3 1600.75 ns",
+        "# measurement demand.normal.page_fault_ns 1500.25 ns",
+        "# measurement bw_mem.normal.rd_mbs 100.50 MB/s",
+        "ok 1 demand.normal",
+        "# measurement demand.largepte.page_fault_ns 1100.00 ns",
+        "ok 2 demand.largepte # SKIP because",
+        "# measurements end"]
+
+
+def parsed(log_text, *extra):
+    p = report("--json", "-", "--no-tables", *extra, "-", stdin=log_text.encode())
+    assert p.returncode == 0, err(p)
+    return json.loads(text(p))
+
+
+def test_parser_values_samples_and_names():
+    d = parsed(small_log(BODY))
+    run = d["runs"][0]
+    assert run["board"] == "ref405ep" and run["arch"] == "ppc405" and run["version"] == "v1"
+    assert run["cpu"] == "PowerPC 405EP" and run["platform"] == "QEMU TCG"
+    assert run["reps"] == 3 and run["status"] == "pass" and run["modes"] == ["normal", "largepte"]
+    assert run["lines_lost_or_garbled"] == 0
+    m = {(x["probe"], x["mode"], x["metric"]): x for x in run["measurements"]}
+    pf = m[("demand", "normal", "page_fault_ns")]
+    assert pf["value"] == 1500.25 and pf["unit"] == "ns" and pf["samples"] == [1500.25, 1400.5, 1600.75]
+    assert pf["line"] == 11          # its line in the input (KTAP is line 1)
+    assert m[("bw_mem", "normal", "rd_mbs")]["unit"] == "MB/s"
+    assert m[("demand", "largepte", "page_fault_ns")]["samples"] == []
+    assert [r["result"] for r in run["results"]] == ["ok", "skip"]
+
+
+@pytest.mark.parametrize("kind", ["lf", "crlf", "prefix", "stray", "lava"])
+def test_parser_input_kinds(kind):
+    """QEMU output (LF), console captures (CRLF), a timestamp prefix on every
+    line, stray bytes before KTAP, LAVA's output.yaml: all read alike."""
+    if kind == "lf":
+        log = small_log(BODY, crlf=False)
+    elif kind == "crlf":
+        log = small_log(BODY)
+    elif kind == "prefix":
+        lines = small_log(BODY, crlf=False).splitlines()
+        log = "\n".join("2026-11-30T11:%02d:%02d.%06d target: %s" % (i // 60, i % 60, i * 7, l)
+                        for i, l in enumerate(lines)) + "\n"
+    elif kind == "stray":
+        log = "U-Boot 2023.01\r\n\x00\xff\x1b[0m" + small_log(BODY)
+    else:
+        recs = ['- {"dt": "2026-11-30T11:00:00", "lvl": "info", "msg": "boot"}']
+        for i, l in enumerate(small_log(BODY, crlf=False).splitlines()):
+            recs.append('- {"dt": "2026-11-30T11:00:%02d", "lvl": "target", "msg": %s}'
+                        % (i % 60, json.dumps(l)))
+            if i == 5:
+                recs.append('- {"dt": "x", "lvl": "results", "msg": {"case": "a", "result": "pass"}}')
+        log = "\n".join(recs) + "\n"
+    d = parsed(log)
+    run = d["runs"][0]
+    assert run["lines_lost_or_garbled"] == 0
+    vals = {(x["mode"], x["metric"]): x["value"] for x in run["measurements"]}
+    assert vals == {("normal", "page_fault_ns"): 1500.25, ("normal", "rd_mbs"): 100.5,
+                    ("largepte", "page_fault_ns"): 1100.0}
+
+
+def test_parser_several_runs_in_one_file_and_stdin():
+    log = small_log(BODY) + "U-Boot again\n" + small_log(BODY)
+    d = parsed(log)
+    assert [r["run"] for r in d["runs"]] == [1, 2]
+    assert [r["label"] for r in d["runs"]] == ["ref405ep-1", "ref405ep-2"]
+
+
+def test_lmbench_import_is_a_curve_of_its_own():
+    """lat_mem_rd output: its points as a curve, its guesses from boot/guess.c
+    exactly as mmuguess prints them."""
+    d = parsed(open(LMBENCH).read())
+    run = d["runs"][0]
+    assert run["source"] == "lmbench" and run["modes"] == ["lmb-s64"]
+    m = {x["metric"]: x["value"] for x in run["measurements"]}
+    assert sum(1 for k in m if k.startswith("lmbench_")) > 50
+    guess = subprocess.run([os.path.join(TOP, "build", "tools", "mmuguess"), "-t", LMBENCH],
+                           capture_output=True, text=True, check=True).stdout
+    for line in guess.splitlines():
+        if not line.startswith("#"):
+            name, value, _ = line.split()
+            assert m[name] == float(value), name
+
+
+# ---- integrity ----
+
+def damaged(tmp_path, how):
+    lines = open(Q405, "rb").read().split(b"\n")
+    i = next(k for k, l in enumerate(lines) if b"# measurement demand.pinned.page_fault_ns" in l)
+    seq = int(re.search(rb"@(\d+):", lines[i]).group(1))
+    value = lines[i].split()[3].decode()
+    if how == "drop":
+        del lines[i]
+    else:
+        l = bytearray(lines[i])
+        k = l.index(value.encode()) + 1            # a digit of the value
+        l[k] = ord("7") if l[k] != ord("7") else ord("3")
+        lines[i] = bytes(l)
+    path = tmp_path / (how + ".log")
+    path.write_bytes(b"\n".join(lines))
+    return str(path), i + 1, seq, value
+
+
+@pytest.mark.parametrize("how", ["drop", "flip"])
+def test_damage_named_and_never_used(tmp_path, how):
+    path, lineno, seq, value = damaged(tmp_path, how)
+    p = report("--csv", str(tmp_path / "out.csv"), "--json", str(tmp_path / "out.json"), path)
+    assert p.returncode == 0, err(p)
+    e = err(p)
+    if how == "drop":
+        # Named at the next line, with the missing sequence number.
+        assert "line %d: sequence number %d missing" % (lineno, seq) in e, e
+    else:
+        assert "line %d: CRC mismatch (garbled line)" % lineno in e, e
+    assert "NOT INTACT" in e
+    out = text(p)
+    assert "1 line(s) lost or garbled" in out
+    # The fault table: pinned's Page Fault cell empty, normal's there.
+    table = out[out.index("Fault and mapping latencies"):].split("\n\n")[0].splitlines()
+    row = {l[10:19].strip(): l for l in table if l.startswith("ref405ep ")}
+    assert row["pinned"][19:28].strip() == "", row["pinned"]
+    assert row["normal"][19:28].strip() != ""
+    assert row["pinned"][28:37].strip() != ""          # the rest of the row is kept
+    csv = (tmp_path / "out.csv").read_text()
+    assert "demand.pinned" not in csv and ",pinned,demand,page_fault_ns," not in csv
+    assert ",normal,demand,page_fault_ns," in csv
+    j = json.loads((tmp_path / "out.json").read_text())
+    names = {(m["mode"], m["metric"]) for m in j["runs"][0]["measurements"] if m["probe"] == "demand"}
+    assert ("pinned", "page_fault_ns") not in names and ("normal", "page_fault_ns") in names
+    assert j["runs"][0]["lines_lost_or_garbled"] >= 1
+    # --strict: a failure, and no file written.
+    out_json = tmp_path / "strict.json"
+    p = report("--strict", "--json", str(out_json), path)
+    assert p.returncode == 1 and "--strict: no report written" in err(p)
+    assert not out_json.exists() and not list(tmp_path.glob("strict.json*"))
+
+
+# ---- errors ----
+
+def test_errors_clear_message_nonzero_no_file(tmp_path):
+    good = open(Q405, "rb").read()
+    cases = {
+        "notalog": (b"hello\nworld\n", "not an mmubench log"),
+        "random": (bytes(range(256)) * 8, "not an mmubench log"),
+        "empty": (b"", "empty: not a log"),
+        "truncated": (good[:len(good) // 2], "truncated: no status line"),
+        "version": (good.replace(b"KTAP version 1", b"KTAP version 2"), "unknown format version"),
+        "reset": (good[:len(good) // 2] + b"\n" + good, "a new report begins before the status line"),
+    }
+    out = tmp_path / "out.json"
+    out.write_text("previous")
+    for name, (data, words) in cases.items():
+        f = tmp_path / (name + ".log")
+        f.write_bytes(data)
+        p = report("--json", str(out), "--csv", str(tmp_path / "new.csv"), str(f))
+        assert p.returncode == 2, (name, err(p))
+        assert words in err(p), (name, err(p))
+        assert out.read_text() == "previous", name          # left alone
+        assert not (tmp_path / "new.csv").exists(), name
+    assert sorted(x.name for x in tmp_path.iterdir() if ".tmp" in x.name) == []
+    p = report("--compare", "nosuchmode", "normal", Q405)
+    assert p.returncode == 3 and "'nosuchmode' names no mode" in err(p)
+    p = report("--bogus")
+    assert p.returncode == 3 and "usage" in err(p)
+
+
+# ---- statistics ----
+
+# (x, y, U of x, two-sided p, method): exact p by hand (complete separation of
+# 4 and 4: 2/C(8,4) = 2/70; of 3 and 3: 2/20) and from SciPy 1.10.1's
+# scipy.stats.mannwhitneyu(x, y, alternative="two-sided", method=...), exact
+# without ties, "asymptotic" (continuity- and tie-corrected) with them.
+MWU_CASES = [
+    ([1, 2, 3, 4], [5, 6, 7, 8], 0.0, 2 / 70, "exact"),
+    ([1.1, 2.3, 0.5], [4.0, 5.5, 3.3], 0.0, 2 / 20, "exact"),
+    ([3, 1, 4, 1.5, 9, 2.6], [5, 3.5, 8, 9.7, 6.2], 5.0, 0.08225108225108226, "exact"),
+    ([10, 12, 11, 13, 15, 14, 16, 9, 8, 17], [20, 19, 12.5, 22, 21, 18, 23, 11.5], 11.0,
+     0.008547008547008548, "exact"),
+    ([1, 2, 2, 3, 3, 3], [3, 4, 4, 5, 5, 6], 1.5, 0.008732768512539242, "normal"),
+    (list(range(60)), [x + 3.5 for x in range(55)], 1595.0, 0.7602584471103586, "normal"),
+]
+
+
+def mwu(x, y):
+    p = report("--mwu", ",".join(map(str, x)), ",".join(map(str, y)))
+    assert p.returncode == 0, err(p)
+    f = text(p).split()
+    return dict(zip(f[0::2], f[1::2]))
+
+
+@pytest.mark.parametrize("x,y,u,pv,method", MWU_CASES)
+def test_mann_whitney_against_scipy(x, y, u, pv, method):
+    r = mwu(x, y)
+    assert float(r["U"]) == u
+    assert float(r["p"]) == pytest.approx(pv, rel=1e-9)
+    assert r["method"] == method
+
+
+def test_mann_whitney_limits():
+    r = mwu([5, 5, 5], [5, 5, 5])
+    assert r["method"] == "none"                     # no variance: no test
+    r = mwu([1, 2, 3], [4, 5, 6])
+    assert float(r["p_min"]) == pytest.approx(0.1)  # 3 and 3 can never reach 0.05
+    assert float(mwu([1, 2, 3, 4], [5, 6, 7, 8])["p_min"]) == pytest.approx(2 / 70)
+
+
+def test_mann_whitney_random_against_scipy_if_present():
+    """More cases against SciPy itself where python3-scipy is installed."""
+    try:
+        import random
+        from scipy.stats import mannwhitneyu
+    except ImportError:
+        pytest.skip("python3-scipy not installed: the fixed cases above still ran")
+    rnd = random.Random(11)
+    for _ in range(30):
+        x = [round(rnd.gauss(10, 2), 2) for _ in range(rnd.randint(2, 12))]
+        y = [round(rnd.gauss(11, 2), 2) for _ in range(rnd.randint(2, 12))]
+        ties = len(set(x + y)) < len(x + y)
+        ref = mannwhitneyu(x, y, alternative="two-sided",
+                           method="asymptotic" if ties else "exact")
+        r = mwu(x, y)
+        assert float(r["U"]) == ref.statistic
+        assert float(r["p"]) == pytest.approx(ref.pvalue, rel=1e-9)
+
+
+def test_compare_verdicts():
+    out = text(report("--no-tables", "--compare", "normal", "largepte", R405))
+    lines = {l.split()[0]: l for l in out.splitlines()[2:] if l.strip()}
+    # 16 DTLB misses in normal, none in largepte, every repetition: a verdict.
+    assert "B is lower than A" in lines["boot.dtlb_misses"]
+    # Printed once per mode, not per repetition: said, not guessed.
+    assert "too few repetitions" in lines["mmu.pagetable_bytes"]
+    assert "the same in every repetition" in lines["boot.heap_kib"]
+    one = text(report("--no-tables", "--compare", "normal", "largepte", Q405))
+    assert all("too few repetitions" in l for l in one.splitlines()[2:] if l.strip())
+    # Two runs of one board, mode by mode: runs as repetitions.
+    two = report("--no-tables", "--compare", "ref405ep-1:normal", "ref405ep-2:normal", Q405, Q405)
+    assert two.returncode == 0 and "too few repetitions" in text(two)
+
+
+# ---- plots ----
+
+def test_plots(tmp_path):
+    if not shutil.which("gnuplot"):
+        pytest.skip("gnuplot missing (tools/install-deps installs gnuplot-nox)")
+    d = tmp_path / "plots"
+    p = report("--no-tables", "--plot", str(d), Q405, QPC, LMBENCH)
+    assert p.returncode == 0, err(p)
+    names = sorted(x.name for x in d.iterdir())
+    for board in ("ref405ep", "pc"):
+        for kind in ("latency", "tlb", "bandwidth", "faults"):
+            for ext in ("png", "svg"):
+                assert "%s-%s.%s" % (board, kind, ext) in names
+    assert "lmbench-latency.png" in names
+    assert not [n for n in names if n.startswith(".")]        # no temporary left
+    for n in names:
+        if n.endswith(".png"):
+            assert (d / n).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    svg = (d / "ref405ep-latency.svg").read_text()
+    for words in ("mmubench on ref405ep", "PowerPC 405EP", "QEMU TCG -icount", "working set (bytes",
+                  "latency per load (ns", "LMbench"):
+        assert words in svg, words
+    assert re.search(r"\d{4}-\d\d-\d\d", svg)
+    assert "time (microseconds" in (d / "pc-faults.svg").read_text()
+    assert "MB/s" in (d / "pc-bandwidth.svg").read_text()
+    assert "pages (4 KiB each" in (d / "pc-tlb.svg").read_text()
+
+
+# ---- fuzzing ----
+
+def test_fuzz_targets_60s_each(tmp_path):
+    """Both libFuzzer targets (ASan, UBSan) run 60 s each, side by side,
+    without a finding."""
+    if not shutil.which("clang"):
+        pytest.skip("clang missing (tools/install-deps installs clang, libclang-rt-14-dev)")
+    subprocess.run(["make", "-s", "fuzz"], cwd=TOP, check=True, timeout=600)
+    seeds = os.path.join(TOP, "selftest", "data", "fuzz")
+    procs = []
+    for target, extra in (("fuzz_report", ["-max_len=8192"]), ("fuzz_args", ["-max_len=512"])):
+        corpus = tmp_path / target
+        corpus.mkdir()
+        cmd = [os.path.join(TOP, "build", "fuzz", target), "-max_total_time=60", "-timeout=10",
+               "-rss_limit_mb=1024", "-artifact_prefix=%s/" % tmp_path, *extra, str(corpus),
+               os.path.join(seeds, "report" if target == "fuzz_report" else "args")]
+        procs.append((target, subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                               stderr=subprocess.STDOUT, cwd=tmp_path)))
+    for target, proc in procs:
+        out, _ = proc.communicate(timeout=200)
+        out = out.decode(errors="replace")
+        assert proc.returncode == 0, "%s found something:\n%s" % (target, out[-3000:])
+        m = re.search(r"Done (\d+) runs in (\d+) second", out)
+        assert m and int(m.group(2)) >= 60 and int(m.group(1)) > 1000, out[-2000:]
+    assert not list(tmp_path.glob("crash-*")) and not list(tmp_path.glob("leak-*"))

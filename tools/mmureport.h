@@ -1,0 +1,95 @@
+/*
+ * mmureport's model of what it read: runs (one mmubench report, from
+ * "KTAP version 1" to its status line, or one LMbench lat_mem_rd file),
+ * their measurements with each repetition's sample, and their curves.
+ * report_parse.c fills it, report_stats.c tests, report_out.c and
+ * report_plot.c print it.
+ */
+#ifndef MMUREPORT_H
+#define MMUREPORT_H
+
+#include <stdio.h>
+
+struct meas {
+	char probe[24], mode[16], metric[48], unit[16];
+	double value;			/* the median the image printed */
+	int decimals;			/* as printed */
+	unsigned long line;		/* its line in the file */
+	int nsamples;			/* "# sample" lines (reps > 1), 0 without */
+	double *samples;
+};
+
+struct result {
+	char name[48];			/* probe.mode */
+	char verdict[8];		/* ok, not ok, skip, timeout */
+};
+
+struct run {
+	char file[256];			/* as given ("-": stdin) */
+	char label[64];			/* board, or board-N when a board has several runs */
+	int index;			/* 1.. in reading order */
+	int lmbench;			/* an LMbench lat_mem_rd import */
+	char board[24], arch[16], version[48];
+	char cpu[96], platform[160], args[160], date[16];
+	int reps;
+	char status[8];			/* pass, fail */
+	int losses;			/* lines lost or garbled in this run */
+	char modes[16][16];		/* in order of appearance */
+	int nmodes;
+	struct meas *m;
+	int nm, cap;
+	struct result *res;
+	int nres, rescap;
+};
+
+struct report {
+	struct run *runs;
+	int nruns;
+	int losses;			/* over every run */
+	int errors;			/* fatal: not a log, truncated, unknown version */
+};
+
+/* report_parse.c */
+/* Read one input (path, or "-" for stdin) into rep; messages on stderr
+ * name the file and line.  Returns 0, or -1 on a fatal error. */
+int report_read_file(struct report *rep, const char *path);
+/* The same from memory (the fuzz target). */
+int report_read_buffer(struct report *rep, const char *name, const char *buf, size_t len,
+		       const char *date);
+void report_free(struct report *rep);
+/* Give each run its label once all are read. */
+void report_label(struct report *rep);
+/* Find a measurement; 0 when absent. */
+const struct meas *run_find(const struct run *r, const char *probe, const char *mode,
+			    const char *metric);
+/* A curve point's metric: <pattern>_<bytes>_ns, <pages>p_ns, ..._<bytes>_mbs;
+ * sets *x (bytes or pages) and prefix (the part before the number). */
+int curve_point(const char *metric, double *x, char *prefix, size_t size);
+
+/* report_stats.c */
+double median_of(const double *v, int n);
+struct mwu {
+	int n1, n2;
+	double u;			/* U of the first sample */
+	double p;			/* two-sided; -1 when it cannot be computed */
+	int exact;			/* exact distribution (no ties, small) */
+	double p_min;			/* the smallest p these sizes can give */
+};
+void mann_whitney(const double *a, int n1, const double *b, int n2, struct mwu *out);
+
+/* report_out.c */
+void print_tables(FILE *f, const struct report *rep);
+/* A comparison: returns 0, or -1 (and a message) when a side selects nothing. */
+int print_compare(FILE *f, FILE *json, const struct report *rep, const char *a, const char *b);
+int write_csv(FILE *f, const struct report *rep);
+void write_json_runs(FILE *f, const struct report *rep);
+
+/* report_plot.c */
+int write_plots(const struct report *rep, const char *dir);
+
+/* Output through a temporary file renamed into place at the end, so a
+ * failure never leaves a half-written file (mmureport.c). */
+FILE *out_open(const char *path, char *tmp, size_t size);
+int out_close(FILE *f, const char *tmp, const char *path, int ok);
+
+#endif
