@@ -4,6 +4,6 @@
 # its heap and stack bounds are absolute symbols (probe_load.S).
 HOSTED		:= 1
 CROSS		:=
-ARCH_CFLAGS	:= -fno-pie -fno-omit-frame-pointer
+ARCH_CFLAGS	:= -fno-pie -fno-omit-frame-pointer -Wno-format-truncation
 ARCH_LDFLAGS	:= -no-pie
 ARCH_SRCS	:= $(wildcard arch/sandbox/*.c arch/sandbox/*.S)

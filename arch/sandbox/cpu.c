@@ -330,7 +330,8 @@ long sandbox_meminfo(const char *key)
 
 void arch_describe_cpu(void)
 {
-	uint32_t r[4], brand[12];
+	uint32_t r[4], v[4], brand[12];
+	char vendor[13];
 	struct utsname u;
 	char a[32], b[32], c[32];
 
@@ -349,8 +350,11 @@ void arch_describe_cpu(void)
 			family += (r[0] >> 20) & 0xff;
 		if (family >= 6)
 			model |= ((r[0] >> 16) & 0xf) << 4;
-		report_diag("cpu: %s, family %#x model %#x stepping %u (CPUID 1 EAX %#010lx)", s,
-			    family, model, r[0] & 0xf, (unsigned long)r[0]);
+		sandbox_cpuid(0, 0, v);
+		memcpy(vendor, &v[1], 4), memcpy(vendor + 4, &v[3], 4), memcpy(vendor + 8, &v[2], 4);
+		vendor[12] = 0;
+		report_diag("cpu: %s family %u model %u stepping %u (CPUID 1 EAX %#010lx): %s",
+			    vendor, family, model, r[0] & 0xf, (unsigned long)r[0], s);
 	}
 	read_caches();
 	report_diag("cpu caches (%s): L1d %lu KiB, L2 %lu KiB, L3 %lu KiB, line %lu B",
