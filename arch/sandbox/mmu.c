@@ -462,13 +462,14 @@ static void say_huge(void)
 	if (f)
 		fclose(f);
 	if (variant == 2)
-		huge = rss = sandbox_meminfo("HugePages_Total") - sandbox_meminfo("HugePages_Free");
+		huge = rss = (sandbox_meminfo("HugePages_Total") - sandbox_meminfo("HugePages_Free")) *
+			     sandbox_meminfo("Hugepagesize");	/* KiB, as smaps */
 	if (said[variant] || rss < 64 * 1024)
 		return;
 	said[variant] = 1;
 	report_diag("%s: %ld of %ld MiB of anonymous memory touched were 2 MiB pages (%s)",
 		    variant == 1 ? "thp" : "hugetlb", huge >> 10, rss >> 10,
-		    variant == 1 ? "smaps AnonHugePages" : "HugePages_Total - Free, in pages");
+		    variant == 1 ? "smaps AnonHugePages" : "HugePages_Total - Free");
 }
 
 static void leave(void)
