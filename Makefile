@@ -1,12 +1,15 @@
 # mmubench: one boot image per board.
 #   make                  all boards
 #   make BOARD=<name>     one board into build/<name>/
+#   make BOARD=sandbox    build/sandbox/mmubench: the probes as a Linux program
 #   make tools            host programs into build/tools/
 #   make run              the probe suite in QEMU on both architectures
 #   make check            the benchmarks (figures), then the test suite (selftest/)
 #   V=1                   show the commands
 
 BOARDS	:= walnut ref405ep pc
+# Not in `all` (its own target below): the host program.
+SANDBOX_BOARDS := sandbox
 BUILD	:= build
 # Debian's Python, which has Debian's pytest (python3-pytest), whatever
 # other python3 comes first on PATH.
@@ -18,18 +21,18 @@ else
 Q := @
 endif
 
-.PHONY: all tools fuzz run check clean probe-check bootscr netboot $(BOARDS)
+.PHONY: all tools fuzz run check clean probe-check bootscr netboot $(BOARDS) sandbox
 
 ifeq ($(BOARD),)
 
 all: $(BOARDS)
-$(BOARDS):
+$(BOARDS) sandbox:
 	$(Q)$(MAKE) --no-print-directory BOARD=$@
 
 else
 
 ifeq ($(wildcard board/$(BOARD)/board.mk),)
-$(error unknown BOARD '$(BOARD)'; boards: $(BOARDS))
+$(error unknown BOARD '$(BOARD)'; boards: $(BOARDS) $(SANDBOX_BOARDS))
 endif
 include board/$(BOARD)/board.mk
 include arch/$(ARCH)/arch.mk
@@ -44,20 +47,39 @@ BOOTSCR	?= $(OUT)/boot.scr.uimg
 NEWLIB	:= $(BUILD)/newlib/$(NEWLIB_ARCH)
 LIBGCC	:= $(shell $(CC) $(ARCH_CFLAGS) -print-libgcc-file-name)
 
+ifeq ($(HOSTED),1)
+# The sandbox (arch/sandbox): the host's compiler and C library, no newlib,
+# no image.  boot/syscalls.c is newlib's system calls: glibc has its own.
+NEWLIB_DONE :=
+CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes -fno-common \
+	   $(ARCH_CFLAGS) -Iinclude
+BOOT_SRCS := $(filter-out boot/syscalls.c,$(wildcard boot/*.c))
+else
+NEWLIB_DONE := $(NEWLIB)/.done
+BOOT_SRCS := $(wildcard boot/*.c)
 CFLAGS	:= -std=gnu11 -Os -g -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes -ffreestanding \
 	   -fno-common -ffunction-sections -fdata-sections -fno-builtin-printf \
 	   $(ARCH_CFLAGS) -nostdinc -isystem $(NEWLIB)/$(NEWLIB_TRIPLET)/include \
 	   -isystem $(shell $(CC) $(ARCH_CFLAGS) -print-file-name=include) -Iinclude
+endif
 # Probes see include/ alone; everything else also its arch's and boards' headers.
 IMAGE_INC := -Iarch/$(ARCH) -Iboard/common -I$(OUT)
 LDFLAGS	:= $(ARCH_LDFLAGS) -nostdlib -z noexecstack --no-warn-rwx-segments -T $(LDSCRIPT) --gc-sections -Map $(OUT)/mmubench.map
 
-SRCS	:= $(wildcard boot/*.c) $(ARCH_SRCS) $(wildcard board/$(BOARD)/*.c) \
+SRCS	:= $(BOOT_SRCS) $(ARCH_SRCS) $(wildcard board/$(BOARD)/*.c) \
 	   $(addprefix board/common/,$(BOARD_COMMON)) $(wildcard tests/*.c)
 OBJS	:= $(patsubst %,$(OUT)/obj/%.o,$(basename $(SRCS)))
 VERSION	:= $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 
+ifeq ($(HOSTED),1)
+all: $(OUT)/mmubench
+
+$(OUT)/mmubench: $(OBJS)
+	@[ -n "$(Q)" ] && echo "  LD      $@" || true
+	$(Q)$(CC) $(ARCH_LDFLAGS) -o $@ $(OBJS)
+else
 all: $(OUT)/mmubench.elf $(OUT)/mmubench.bin $(OUT)/mmubench.uimg $(BOOTSCR)
+endif
 
 $(NEWLIB)/.done: tools/build-newlib
 	$(Q)tools/build-newlib $(NEWLIB_ARCH) $(NEWLIB)
@@ -77,23 +99,23 @@ PROBE_INCLUDES = bad=$$(sed -n 's/^[[:space:]]*\#[[:space:]]*include[[:space:]]*
 	[ -z "$$bad" ] || { echo "$(1): includes $$bad: a probe sees only include/{$(PROBE_HEADERS)} of the headers here" >&2; exit 1; }
 
 # Size matters for the image (64 KiB target), speed only in the probes.
-$(OUT)/obj/tests/%.o: tests/%.c $(NEWLIB)/.done
+$(OUT)/obj/tests/%.o: tests/%.c $(NEWLIB_DONE)
 	@mkdir -p $(dir $@)
 	@[ -n "$(Q)" ] && echo "  CC      $<" || true
 	$(Q)$(call PROBE_INCLUDES,$<)
 	$(Q)$(CC) $(CFLAGS) -O2 -MMD -MP -c $< -o $@
 
 # make BOARD=<name> probe-check PROBE=file.c: compile one probe as tests/ is.
-probe-check: $(NEWLIB)/.done
+probe-check: $(NEWLIB_DONE)
 	$(Q)$(call PROBE_INCLUDES,$(PROBE))
 	$(Q)$(CC) $(CFLAGS) -O2 -c $(PROBE) -o /dev/null
 
-$(OUT)/obj/%.o: %.c $(NEWLIB)/.done $(OUT)/version.h
+$(OUT)/obj/%.o: %.c $(NEWLIB_DONE) $(OUT)/version.h
 	@mkdir -p $(dir $@)
 	@[ -n "$(Q)" ] && echo "  CC      $<" || true
 	$(Q)$(CC) $(CFLAGS) $(IMAGE_INC) -MMD -MP -c $< -o $@
 
-$(OUT)/obj/%.o: %.S $(NEWLIB)/.done
+$(OUT)/obj/%.o: %.S $(NEWLIB_DONE)
 	@mkdir -p $(dir $@)
 	@[ -n "$(Q)" ] && echo "  AS      $<" || true
 	$(Q)$(CC) $(CFLAGS) $(IMAGE_INC) -D__ASSEMBLY__ -MMD -MP -c $< -o $@
@@ -202,14 +224,14 @@ $(BUILD)/tools/pagechase: tools/pagechase.c
 
 run: 
 	$(Q)tools/install-deps
-	$(Q)$(MAKE) --no-print-directory all tools
+	$(Q)$(MAKE) --no-print-directory all sandbox tools
 	$(Q)tools/run-suite
 
 check:
 	$(Q)tools/install-deps
-	$(Q)$(MAKE) --no-print-directory all tools
+	$(Q)$(MAKE) --no-print-directory all sandbox tools
 	$(Q)tools/bench
 	$(Q)$(PYTHON) -m pytest -q -rs selftest
 
 clean:
-	rm -rf $(BUILD)/walnut $(BUILD)/ref405ep $(BUILD)/pc $(BUILD)/tools $(BUILD)/fuzz $(BUILD)/report
+	rm -rf $(BUILD)/walnut $(BUILD)/ref405ep $(BUILD)/pc $(BUILD)/sandbox $(BUILD)/tools $(BUILD)/fuzz $(BUILD)/report

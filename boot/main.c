@@ -1,4 +1,5 @@
-/* From the arch's entry to main(argc, argv), and the run itself: banner,
+/* From the arch's entry to mmubench_main(argc, argv) (not main: the sandbox is a
+ * Linux program whose C library calls its own main), and the run itself: banner,
  * the probes in every mode, the summary, the exit. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 
 struct boot_info boot_info;
 
-int main(int argc, char **argv);
+int mmubench_main(int argc, char **argv);
 
 /* Split a command line in place into argv; argv[0] is our own name, or the
  * line's first word where the loader put the image's path there. */
@@ -70,7 +71,7 @@ void boot_main(void)
 			memcpy(argv, bi->argv, argc * sizeof(char *));
 		}
 	}
-	exit(argc < 0 ? report_abort("bad boot arguments") : main(argc, argv));
+	exit(argc < 0 ? report_abort("bad boot arguments") : mmubench_main(argc, argv));
 }
 
 static void banner(void)
@@ -102,7 +103,7 @@ static void banner(void)
 			    config.nmodes, config.reps, config.quick ? ", quick" : "", exit_how);
 }
 
-int main(int argc, char **argv)
+int mmubench_main(int argc, char **argv)
 {
 	if (parse_args(argc, argv) < 0)
 		return report_abort("bad boot arguments");

@@ -111,7 +111,7 @@ static int check_page(const char *region, uintptr_t pg, int read_only)
 	return -1;
 }
 
-extern char __data_start[], __free_ram_start[];
+extern char __image_data[];	/* where the image's written part begins */
 
 /* The pages of [start, end): the first and the last, and one in every
  * `step` from a phase that moves one page on at each enter, so that `step`
@@ -148,7 +148,7 @@ static int check_region(const char *region, uintptr_t start, uintptr_t end, int 
  * Then an alias outside RAM onto probe memory, mapped and unmapped. */
 static int self_check(void)
 {
-	uintptr_t data = ((uintptr_t)__data_start + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
+	uintptr_t data = ((uintptr_t)__image_data + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
 
 	check_phase++;
 	if (check_region("image code", (uintptr_t)__image_start, data, 1, 1) < 0 ||
@@ -232,6 +232,12 @@ void mmu_leave(void)
 		mmu_space_destroy(&spaces[i]);
 	ops->leave();
 	mmu_current = 0, ops = 0;
+}
+
+/* Why this host cannot offer mode m, or 0 (most modes: always offered). */
+const char *mmu_unavailable(const struct mmu_mode *m)
+{
+	return m->ops && m->ops->unavailable ? m->ops->unavailable(m) : 0;
 }
 
 /* The default mapping's cost, once per mode (the run loop calls this in

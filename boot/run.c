@@ -190,7 +190,10 @@ static void run_one(const struct probe *p, int rep, int m)
 
 	current = &runs[m];
 	report_set_current(p->name, mode->name);
-	if (mmu_enter(mode) < 0) {
+	const char *unavailable = mmu_unavailable(mode);
+	if (unavailable) {
+		result = probe_skip(&ctx, "mode %s: %s", mode->name, unavailable);
+	} else if (mmu_enter(mode) < 0) {
 		result = probe_fail(&ctx, "could not enter mode %s", mode->name);
 	} else {
 		if (!(figures_done & (1u << m))) {

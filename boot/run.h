@@ -12,6 +12,7 @@ void boot_paint_stack(void);
 uintptr_t boot_stack_high_water(void);
 void mmu_init(void);
 void mmu_report_figures(const struct mmu_mode *m);
+const char *mmu_unavailable(const struct mmu_mode *m);
 void timing_init(void);
 
 #endif

@@ -9,6 +9,7 @@ enum entry_kind {
 	ENTRY_UBOOT_BOOTM,	/* U-Boot bootm: r3 = bd_t, r6/r7 = bootargs */
 	ENTRY_UBOOT_GO,		/* U-Boot go: argc/argv */
 	ENTRY_MULTIBOOT,	/* multiboot loader (GRUB, QEMU -kernel on i386) */
+	ENTRY_PROGRAM,		/* the sandbox: a Linux program's main(argc, argv) */
 };
 
 enum exit_how { EXIT_QEMU, EXIT_RETURN, EXIT_HALT };

@@ -47,6 +47,9 @@ struct mmu_ops {
 	void (*check_word)(uintptr_t va, uintptr_t pa, uint32_t p1, uint32_t p2,
 			   uint32_t got[2], int read_only);
 	void (*explain)(uintptr_t va);	/* print what maps va: TLB entry, table chain */
+	/* Optional: why the host cannot offer mode m (its probes then SKIP
+	 * with this reason), or 0.  The sandbox's: no THP, no huge pages. */
+	const char *(*unavailable)(const struct mmu_mode *m);
 };
 
 /* The arch's modes, 0-terminated, and what it needs from the core. */

@@ -30,7 +30,7 @@ static uint32_t read_window(unsigned bytes, unsigned line)
 	uint32_t sum = 0;
 
 	for (unsigned off = 0; off < bytes; off += line)
-		sum += *(volatile uint32_t *)(MMU_SPACE_BASE + off);
+		sum += *(volatile uint32_t *)(uintptr_t)(MMU_SPACE_BASE + off);
 	return sum;
 }
 

@@ -70,7 +70,7 @@ static uint64_t remap_batch_run(void *arg, uint32_t n)
 		if (mmu_map(KMAP_WINDOW, b->buf, b->pages * PAGE, MMU_READ | MMU_WRITE) < 0)
 			b->failed = 1;
 		for (unsigned p = 0; p < b->pages; p++)
-			(void)*(volatile uint32_t *)(KMAP_WINDOW + p * PAGE);
+			(void)*(volatile uint32_t *)(uintptr_t)(KMAP_WINDOW + p * PAGE);
 		mmu_unmap(KMAP_WINDOW, b->pages * PAGE);
 	}
 	return probe_ticks() - t0;

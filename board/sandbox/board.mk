@@ -1,0 +1,2 @@
+# sandbox: the probes of tests/ as a Linux program (arch/sandbox).
+ARCH := sandbox
