@@ -5,15 +5,28 @@
  * 1. Smooth: each point but the ends becomes the median of itself and
  *    its two neighbours, so that one disturbed point makes no step.
  * 2. Plateaus: runs of at least PLATEAU_POINTS points, spanning at least
- *    4/3 in size, whose largest latency is within PLATEAU_TOL percent of
- *    their smallest.  Adjacent plateaus less than STEP_RATIO percent apart
- *    are one plateau.
- * 3. Steps: between two plateaus, at the last size whose latency is still
- *    below the geometric mean of the two plateaus (most of the working set
- *    still hits), rounded up to the next 2^k or 3 * 2^k bytes: caches come
- *    in those sizes, and a physically indexed cache filled by a chase over
- *    scattered pages starts to miss before it is full (pages collide in
- *    its sets), so the crossing falls at or a little below its size.
+ *    an octave in size, whose largest latency is within PLATEAU_TOL
+ *    percent of their smallest.  Adjacent plateaus less than STEP_RATIO
+ *    percent apart are one plateau.  An octave, so that the ramp of a
+ *    smeared step (below) or a steady rise is never a level.
+ * 3. Steps: between two plateaus, where half the loads miss: the size at
+ *    which the curve crosses the arithmetic mean of the two plateaus
+ *    (interpolated between the last point below and the first above),
+ *    taken to the nearer (on a log scale) of 2^k and 3 * 2^k bytes, as
+ *    caches come in those sizes.  Half, because that point stays at the
+ *    size however the step is smeared.  A physically indexed cache filled
+ *    from randomly placed 4 KiB pages (a guest's memory on a host's 4 KiB
+ *    pages, even under THP or hugetlb in the guest) overflows the sets of
+ *    the colours that drew more than `ways` pages long before it is full:
+ *    a load misses once the other pages of its colour number `ways` or
+ *    more, P(Binomial(pages - 1, 1 / colours) >= ways), which is one half
+ *    at 0.94-0.98 of the size for the usual caches (256 KiB 4-way to
+ *    32 MiB 16-way), while the geometric mean is crossed at 0.75-0.88.  On
+ *    a sharp step half is crossed between the size and the next point.
+ *    The nearer size, not the next one up: a crossing a little below a
+ *    size is that size, and one a little above it too; sweep points 4 an
+ *    octave put a size's neighbours at 3/4 and 4/3 of it or further.
+ *    Another job evicting our lines only raises points below the size.
  * 4. TLB steps are set aside: a chase also steps where the pages it
  *    touches outgrow a TLB, and in a random chase that step looks like a
  *    cache's (~384 KiB on Zen 5 per REFERENCE.md, 256 KiB on our Zen 3:
@@ -21,9 +34,11 @@
  *    below `limit` (no translation, or pages so large that the TLB
  *    reaches past it: the lat_mem probe's choice), or the caller gives
  *    the TLB reaches measured apart (tools/pagechase, the tlb probe): a
- *    step within a factor 1.5 of one is the TLB's.  A line-stride curve does not separate them on
- *    CPUs whose prefetchers hide the cache steps at line stride (our
- *    Zen 3 does: see selftest/data/README.md).
+ *    step within a factor 1.5 of one is the TLB's.  A line-stride curve
+ *    does not separate them on CPUs whose prefetchers hide the cache
+ *    steps at line stride (our Zen 3 does: see selftest/data/README.md).
+ *    A TLB step followed within an octave by a cache's is a ramp, not a
+ *    level: it names nothing.
  * 5. Levels: each plateau before a cache step starts a level (its
  *    latency), ended by that step (its size); a TLB step inside a level
  *    only raises its later points.  The plateau after the last cache step
@@ -62,28 +77,23 @@ static int64_t median(const int64_t *v, int lo, int hi)
 	return s[n / 2];
 }
 
-static uint64_t isqrt(uint64_t x)
+/* The next cache size after `x` among 1, 2, 3, 4, 6, 8, 12, ...: 2^k and 3 * 2^k. */
+static uint64_t next_size(uint64_t x)
 {
-	uint64_t r = 0;
-
-	for (uint64_t bit = 1ull << 62; bit; bit >>= 2) {
-		if (x >= r + bit) {
-			x -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-	}
-	return r;
+	if (x < 2)
+		return 2;
+	return (x & (x - 1)) ? x / 3 * 4 : x / 2 * 3;
 }
 
 uint64_t guess_snap(uint64_t bytes)
 {
-	uint64_t p = 1;
+	uint64_t lo = 1, hi = 2;
 
-	while (p < bytes && p * 3 / 2 < bytes)	/* p: 2^k; 3p/2: 3 * 2^(k-1) */
-		p *= 2;
-	return p >= bytes ? p : p * 3 / 2;
+	while (hi <= bytes) {
+		lo = hi;
+		hi = next_size(hi);
+	}
+	return bytes * bytes < lo * hi ? lo : hi;	/* the nearer on a log scale */
 }
 
 /* Is the step at `t` bytes (before rounding) a TLB's?  Within a factor
@@ -147,7 +157,7 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 		}
 		/* Long enough: points, and a third in size, so that a steady
 		 * rise (latency growing with size) is never a plateau. */
-		if (j - i < PLATEAU_POINTS || c->bytes[j - 1] * 3 < c->bytes[i] * 4) {
+		if (j - i < PLATEAU_POINTS || c->bytes[j - 1] < c->bytes[i] * 2) {
 			i++;
 			continue;
 		}
@@ -171,14 +181,18 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 	/* 3.-5. Steps between adjacent plateaus; levels. */
 	start = 0;				/* first plateau of the current level */
 	for (int k = 0; k + 1 < np; k++) {
-		int64_t mid = (int64_t)isqrt((uint64_t)(p[k].ns100 * p[k + 1].ns100));
+		int64_t half = (p[k].ns100 + p[k + 1].ns100) / 2;
 		int t = p[k].hi;
-		uint64_t size;
+		uint64_t size, at;
 
-		while (t + 1 < p[k + 1].lo && m[t + 1] < mid)
+		while (t + 1 < p[k + 1].lo && m[t + 1] < half)
 			t++;
-		size = guess_snap(c->bytes[t]);
-		if ((limit && size >= limit) || tlb_step(c->bytes[t], tlb_reach, ntlb)) {
+		at = c->bytes[t];		/* where half the loads miss: */
+		if (m[t] < half && m[t + 1] > half)	/* between t and t + 1 */
+			at += (c->bytes[t + 1] - at) * (uint64_t)(half - m[t]) /
+			      (uint64_t)(m[t + 1] - m[t]);
+		size = guess_snap(at);
+		if ((limit && size >= limit) || tlb_step(at, tlb_reach, ntlb)) {
 			if (g->tlb_steps < 4)
 				g->tlb_at[g->tlb_steps] = size;
 			g->tlb_steps++;
