@@ -38,7 +38,7 @@ struct guess {
 int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntlb,
 		 uint64_t limit, struct guess *g);
 
-/* The smallest size of the form 2^k or 3 * 2^k at or above `bytes`. */
+/* The size of the form 2^k or 3 * 2^k nearest to `bytes` on a log scale. */
 uint64_t guess_snap(uint64_t bytes);
 
 #endif
