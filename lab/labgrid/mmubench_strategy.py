@@ -59,8 +59,21 @@ class MmubenchStrategy(Strategy):
         elif status == Status.uboot:
             self.transition(Status.off)
             self.target.activate(self.console)
-            self.power.on()
-            self.target.activate(self.uboot)   # waits for autoboot, stops it
+            # One power cycle where U-Boot gives no prompt, as a lab retries
+            # a boot (QEMU's u-boot.rom has stalled after "Loading
+            # Environment" about once in a hundred boots here); a second
+            # failure is the test's.
+            for attempt in (1, 2):
+                self.power.on()
+                try:
+                    self.target.activate(self.uboot)   # waits for autoboot, stops it
+                    break
+                except Exception as e:                 # pexpect TIMEOUT, ExecutionError
+                    if attempt == 2:
+                        raise
+                    print(f"mmubench: U-Boot gave no prompt ({type(e).__name__}): "
+                          "power-cycling once", flush=True)
+                    self.power.off()
         self.status = status
 
     @step(args=["timeout"])
