@@ -44,6 +44,49 @@ def test_labgrid_qemu_uboot(tmp_path):
     assert run.status() == "pass" and len(run.results) == run.planned() > 0, log
 
 
+
+STALL_ONCE = """#!/bin/sh
+# The first start boots a ROM that only loops (jmp $ at the reset vector), as
+# u-boot.rom once stalled without a prompt; later starts are QEMU as asked.
+if [ -e "$0.stalled" ]; then exec /usr/bin/qemu-system-i386 "$@"; fi
+touch "$0.stalled"
+n=$#; i=0; prev=
+while [ $i -lt $n ]; do
+    a=$1; shift
+    if [ "$prev" = -bios ]; then set -- "$@" "$0.rom"; else set -- "$@" "$a"; fi
+    prev=$a; i=$((i + 1))
+done
+exec /usr/bin/qemu-system-i386 "$@"
+"""
+
+
+def test_labgrid_power_cycles_once_where_uboot_gives_no_prompt(tmp_path):
+    """MmubenchStrategy: where U-Boot gives no prompt, one power cycle, said
+    on the console, and the run goes on (a second failure is the test's)."""
+    need("labgrid", "python3-labgrid")
+    netdir = make_netboot(tmp_path / "tftp", f"{CI_ARGS} exit=return")
+    qemu = tmp_path / "qemu-stall-once"
+    qemu.write_text(STALL_ONCE)
+    qemu.chmod(0o755)
+    (tmp_path / "qemu-stall-once.rom").write_bytes(bytes([0xEB, 0xFE]) * 32768)  # jmp $
+    conf = open(os.path.join(LAB, "labgrid", "qemu-pc.yaml")).read()
+    conf = conf.replace("/usr/bin/qemu-system-i386", str(qemu))
+    conf = conf.replace("login_timeout: 60", "login_timeout: 10")
+    conf = conf.replace("- mmubench_strategy.py",
+                        "- " + os.path.join(LAB, "labgrid", "mmubench_strategy.py"))
+    assert str(qemu) in conf and "login_timeout: 10" in conf
+    (tmp_path / "env.yaml").write_text(conf)
+    env = dict(os.environ, LG_TFTP_ROOT=str(netdir), LG_LOG=str(tmp_path / "labgrid.log"),
+               LG_RUN_TIMEOUT="60")
+    p = subprocess.run([PYTHON, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider",
+                        "--lg-env", str(tmp_path / "env.yaml"),
+                        os.path.join(LAB, "labgrid", "test_mmubench.py")],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=150)
+    assert (tmp_path / "qemu-stall-once.stalled").exists()
+    assert "U-Boot gave no prompt" in p.stdout and "power-cycling once" in p.stdout, p.stdout
+    assert p.returncode == 0 and "1 passed" in p.stdout, p.stdout + p.stderr
+    assert parse((tmp_path / "labgrid.log").read_text()).status() == "pass"
+
 def test_labgrid_walnut_environment_binds():
     """No Walnut here: the environment loads, its drivers and the strategy
     bind to the serial port, power switch and TFTP provider."""

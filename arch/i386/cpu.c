@@ -15,23 +15,6 @@ uint64_t arch_ticks(void)
 	return rdtsc();
 }
 
-/* 16 or 32 dependent adds (each needs the last one's result: one per
- * cycle on every x86 since the 486) per loop iteration. */
-#define ADD4 "addl %0, %0\n\taddl %0, %0\n\taddl %0, %0\n\taddl %0, %0\n\t"
-uint64_t arch_add_chain_ticks(uint32_t iters, int wide)
-{
-	uint32_t x = 1, n = iters;
-	uint64_t t0 = rdtsc();
-
-	if (wide)
-		__asm__ volatile("1:\t" ADD4 ADD4 ADD4 ADD4 ADD4 ADD4 ADD4 ADD4 "decl %1\n\tjnz 1b"
-				 : "+r"(x), "+r"(n));
-	else
-		__asm__ volatile("1:\t" ADD4 ADD4 ADD4 ADD4 "decl %1\n\tjnz 1b"
-				 : "+r"(x), "+r"(n));
-	return rdtsc() - t0;
-}
-
 /* CPUID's hypervisor bit and leaf 0x40000000's signature. */
 const char *arch_platform(void)
 {

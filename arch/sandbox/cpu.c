@@ -172,22 +172,6 @@ void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
 	}
 }
 
-/* 16 or 32 dependent adds an iteration (one a cycle), as on i386. */
-#define ADD4 "addl %0, %0\n\taddl %0, %0\n\taddl %0, %0\n\taddl %0, %0\n\t"
-uint64_t arch_add_chain_ticks(uint32_t iters, int wide)
-{
-	uint32_t x = 1, n = iters;
-	uint64_t t0 = arch_ticks();
-
-	if (wide)
-		__asm__ volatile("1:\t" ADD4 ADD4 ADD4 ADD4 ADD4 ADD4 ADD4 ADD4 "decl %1\n\tjnz 1b"
-				 : "+r"(x), "+r"(n));
-	else
-		__asm__ volatile("1:\t" ADD4 ADD4 ADD4 ADD4 "decl %1\n\tjnz 1b"
-				 : "+r"(x), "+r"(n));
-	return arch_ticks() - t0;
-}
-
 /* ---- caches and TLBs ---- */
 
 static struct {
