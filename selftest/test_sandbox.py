@@ -11,7 +11,8 @@ import subprocess
 import pytest
 
 from conftest import LOGCHECK, TOP, parse
-from test_lat_mem import L1_CYCLES, guess, one_point_below
+from sandbox_sizes import collect, getconf, judge, reference_mode, run_args
+from test_lat_mem import L1_CYCLES, one_point_below
 
 SANDBOX = os.path.join(TOP, "build", "sandbox", "mmubench")
 NEED_HUGE = 254          # 2 MiB pages for probe memory (sandbox.h: 508 MiB)
@@ -44,11 +45,6 @@ def thp_setting():
             return re.search(r"\[(\w+)\]", f.read()).group(1)
     except OSError:
         return None
-
-
-def getconf(name):
-    p = subprocess.run(["getconf", name], capture_output=True, text=True)
-    return int(p.stdout.strip() or 0)
 
 
 # --- the program, its format, its modes -----------------------------------
@@ -119,106 +115,27 @@ def test_watchdog_stops_a_probe_and_the_run_goes_on():
 
 # --- timing on this CPU ---------------------------------------------------
 
-RUNS = 9            # runs of lat_mem and tlb, each with 3 repetitions
-QUIET = 5           # quiet runs wanted for L2's curve (see quiet())
-MAX_RUNS = 15       # more runs, up to this, while fewer are quiet
-
-
 @pytest.fixture(scope="module")
 def latency_runs():
-    """RUNS runs of lat_mem and tlb in 4k and thp, 3 repetitions each (each
-    figure is already the median of 3), up to 8 times L2 (4 MiB at least):
-    past L2 far enough for the next level's plateau (an octave at least);
-    then more, up to MAX_RUNS, until QUIET of them are quiet."""
-    top = max(4 << 20, 8 * getconf("LEVEL2_CACHE_SIZE"))
-    runs = []
-    while len(runs) < RUNS or (len(runs) < MAX_RUNS and sum(map(quiet, runs)) < QUIET):
-        run = run_sandbox("probes=cpu,lat_mem,tlb", "modes=4k,thp", "reps=3",
-                          f"maxsize={top}", timeout=180)
+    """lat_mem and tlb in 4k and thp, 3 repetitions each (each figure is
+    already the median of 3), as many runs as sandbox_sizes.collect() says."""
+    def run_once():
+        run = run_sandbox(*run_args(), timeout=180)
         assert run.status() == "pass", run.log
-        runs.append(run)
-    return runs
-
-
-def quiet(run):
-    """No sign of another job on this core during the run: its reference
-    curve flat (within 10 %) from a quarter of its own L1 guess to 7/8 of
-    it.  Lines lost there are someone else's doing (an SMT sibling on the
-    host, a VM exit), and such a run's L2 points rise too: over 44 runs
-    recorded on 2026-11-30 the correlation of the two was 0.67."""
-    mode = reference_mode(run)
-    l1 = int(run.measurements.get(f"lat_mem.{mode}.l1_bytes", (0,))[0])
-    points = {s: run.value(f"lat_mem.{mode}.random_{s}_ns") for s in sweep_sizes(run, mode)
-              if l1 // 4 <= s <= l1 * 7 // 8}
-    return bool(l1) and l1 // 4 in points and \
-        max(points.values()) <= 1.10 * points[l1 // 4]
-
-
-def reference_mode(run):
-    """The mode whose curve the guesses came from (the probe's diagnostic)."""
-    m = re.findall(r"# lat_mem\.\w+: \d+ cache levels? from mode (\w+)'s curve", run.log)
-    assert m, run.log
-    return m[-1]
+        return run
+    return collect([], run_once)
 
 
 def median_of(runs, name):
     return statistics.median(r.value(name) for r in runs)
 
 
-def sweep_sizes(run, mode):
-    return sorted(int(k.split("_")[-2]) for k in run.measurements
-                  if k.startswith(f"lat_mem.{mode}.random_"))
-
-
-def faster_half_mean(values):
-    fast = sorted(values)[:(len(values) + 1) // 2]
-    return sum(fast) / len(fast)
-
-
 @pytest.fixture(scope="module")
-def cache_guess(latency_runs, tmp_path_factory):
-    """The reference mode's random curve, each point the mean of its faster
-    half over the runs (for L2 over the quiet runs, where 3 or more are),
-    through the image's own step detection (boot/guess.c, as
-    build/tools/mmuguess), with that mode's TLB reach.
-
-    Two things move a point from run to run here.  Other work only adds
-    time (a job on this core's SMT sibling, a VM exit, evicting our lines):
-    one-sided, so disturbed runs are left out (quiet()) and the slower half
-    dropped.  Where the host placed the run's pages decides how many L2
-    sets overflow (boot/guess.c step 3; some runs even get contiguous
-    memory and a sharp step): two-sided, so the faster half is averaged,
-    not its fastest taken, which would pick the luckiest placement and
-    carry the step past the size.  Over draws from 44 runs recorded on
-    2026-11-30: of 200 draws of 9 runs, the median named L2 384 KiB for
-    512 KiB in a third, the fastest run 768 KiB in one in nine, the faster
-    half 512 KiB in 197; of 300 draws as this fixture does them (quiet runs
-    first), 512 KiB in all 300.  On the machine that ran CI that day, the
-    median of five runs put L1 at 24 KiB, and two clean-clone runs of the
-    faster half of all nine put L2 at 384 KiB.  Latencies are judged on
-    the median."""
-    run = latency_runs[0]
-    mode = reference_mode(run)
-    sizes = sweep_sizes(run, mode)
-    large = run.results.get(f"lat_mem.{mode}") == "ok" and mode != "4k"
-    entries = run.measurements.get("cpuid.4k.dtlb_large_entries" if large else
-                                   "cpuid.4k.dtlb_entries", (0,))[0]
-    reach = int((2 << 20 if large else 4096) * max(entries, 1))
-    # L1 from every run; L2 from the quiet ones where there are 3 or more.
-    quiet_runs = [r for r in latency_runs if quiet(r)]
-    judged = {}
-    for level, runs in (("l1", latency_runs),
-                        ("l2", quiet_runs if len(quiet_runs) >= 3 else latency_runs)):
-        curve = [(s, faster_half_mean([r.value(f"lat_mem.{mode}.random_{s}_ns") for r in runs]))
-                 for s in sizes if s % 512 == 0]  # mmuguess reads sizes in 512-byte units
-        path = tmp_path_factory.mktemp("curve") / "random.txt"
-        with open(path, "w") as f:      # LMbench lat_mem_rd -t's format: MB, ns
-            f.write('"stride=64\n' + "".join(f"{s / 1048576:.9f} {ns:.3f}\n" for s, ns in curve))
-        p, got = guess("-t", str(path), "-r", str(reach))
-        assert p.returncode == 0, p.stdout + p.stderr
-        note = f"{len(runs)} of {len(latency_runs)} runs ({len(quiet_runs)} quiet)"
-        judged[level] = (dict(curve), got, p.stdout + note)
-    return mode, sizes, judged
+def cache_guess(latency_runs):
+    """The sizes as sandbox_sizes.judge() reads them (its docstring says
+    why the faster half, and why quiet runs for L2).  Latencies are judged
+    on the median."""
+    return judge(latency_runs)
 
 
 def figures(curve, want):
