@@ -89,6 +89,8 @@ uint64_t guess_snap(uint64_t bytes)
 {
 	uint64_t lo = 1, hi = 2;
 
+	if (bytes >= 1ull << 31)		/* no cache that large; no overflow below */
+		return bytes;
 	while (hi <= bytes) {
 		lo = hi;
 		hi = next_size(hi);
@@ -155,8 +157,7 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 			hi = h;
 			j++;
 		}
-		/* Long enough: points, and a third in size, so that a steady
-		 * rise (latency growing with size) is never a plateau. */
+		/* Long enough: points, and an octave in size (step 2). */
 		if (j - i < PLATEAU_POINTS || c->bytes[j - 1] < c->bytes[i] * 2) {
 			i++;
 			continue;

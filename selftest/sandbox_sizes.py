@@ -1,9 +1,9 @@
 """The sandbox's L1d and L2 sizes as selftest/test_sandbox.py judges them,
 shared with tools/bench: lat_mem and tlb run RUNS times, and more (up to
 MAX_RUNS) until QUIET runs are quiet; each point of the reference mode's
-random curve the mean of its faster half over the runs (over the quiet
-runs for L2, where there are 3 or more), through the image's own step
-detection (build/tools/mmuguess, boot/guess.c).
+random curve the mean of its faster half over the runs (for L2 over the
+QUIET least disturbed runs), through the image's own step detection
+(build/tools/mmuguess, boot/guess.c).
 
 Two things move a point from run to run here.  Other work only adds time
 (a job on this core's SMT sibling, a VM exit, evicting our lines): one-sided,
@@ -14,8 +14,9 @@ step): two-sided, so the faster half is averaged, not its fastest taken,
 which would pick the luckiest placement and carry the step past the size.
 Over draws from 44 runs recorded on 2026-11-30: of 200 draws of 9 runs, the
 median named L2 384 KiB for 512 KiB in a third, the fastest run 768 KiB in
-one in nine, the faster half 512 KiB in 197; of 300 draws as here (quiet
-runs first), 512 KiB in all 300.  On the machine that ran CI that day, the
+one in nine, the faster half 512 KiB in 197; of 300 draws each of 9, 12
+and 15 runs, the faster half of the 5 least disturbed (as here), 512 KiB
+in 298, 299 and 300.  On the machine that ran CI that day, the
 median of five runs put L1 at 24 KiB, and two clean-clone runs of the
 faster half of all nine put L2 at 384 KiB.
 
@@ -60,17 +61,24 @@ def sweep_sizes(run, mode):
                   if k.startswith(f"lat_mem.{mode}.random_"))
 
 
-def quiet(run):
-    """No sign of another job on this core during the run: its reference
-    curve flat (within 10 %) from a quarter of its own L1 guess to 7/8 of
-    it.  Lines lost there are someone else's doing (an SMT sibling on the
-    host, a VM exit), and such a run's L2 points rise too: over 44 runs
-    recorded on 2026-11-30 the correlation of the two was 0.67."""
+def disturbance(run):
+    """How far the run's reference curve rises from a quarter of its own L1
+    guess to 7/8 of it (1.0: flat).  Lines lost there are another job's
+    doing (an SMT sibling on the host, a VM exit), and such a run's L2
+    points rise too: over 44 runs recorded on 2026-11-30 the correlation of
+    the two was 0.67."""
     mode = reference_mode(run)
     l1 = int(run.measurements.get(f"lat_mem.{mode}.l1_bytes", (0,))[0])
     points = {s: run.value(f"lat_mem.{mode}.random_{s}_ns") for s in sweep_sizes(run, mode)
               if l1 // 4 <= s <= l1 * 7 // 8}
-    return bool(l1) and l1 // 4 in points and max(points.values()) <= 1.10 * points[l1 // 4]
+    if not l1 or l1 // 4 not in points:
+        return float("inf")
+    return max(points.values()) / points[l1 // 4]
+
+
+def quiet(run):
+    """No sign of another job on this core: flat within 10 %."""
+    return disturbance(run) <= 1.10
 
 
 def collect(runs, run_once):
@@ -108,8 +116,9 @@ def judge(runs):
                                    "cpuid.4k.dtlb_entries", (0,))[0]
     reach = int((2 << 20 if large else 4096) * max(entries, 1))
     quiet_runs = [r for r in runs if quiet(r)]
+    least_disturbed = sorted(runs, key=disturbance)[:QUIET]
     judged = {}
-    for level, use in (("l1", runs), ("l2", quiet_runs if len(quiet_runs) >= 3 else runs)):
+    for level, use in (("l1", runs), ("l2", least_disturbed)):
         curve = [(s, faster_half_mean([r.value(f"lat_mem.{mode}.random_{s}_ns") for r in use]))
                  for s in sizes if s % 512 == 0]  # mmuguess reads sizes in 512-byte units
         with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
@@ -117,7 +126,8 @@ def judge(runs):
             f.write('"stride=64\n' + "".join(f"{s / 1048576:.9f} {ns:.3f}\n" for s, ns in curve))
             f.flush()
             got, text = mmuguess(f.name, reach)
-        note = f"from {len(use)} of {len(runs)} runs ({len(quiet_runs)} quiet)"
+        note = (f"from {len(use)} of {len(runs)} runs ({len(quiet_runs)} quiet; the "
+                f"{'' if level == 'l1' else 'least disturbed, '}faster half averaged)")
         judged[level] = (dict(curve), got, text + note)
     return mode, sizes, judged
 
