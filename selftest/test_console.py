@@ -146,7 +146,8 @@ def test_uboot_driven_over_a_pty(tmp_path):
         pytest.skip(f"{UBOOT_ROM} missing (Debian package u-boot-qemu)")
     netdir = make_netboot(tmp_path / "tftp", "quick probes=boot modes=flat,pae2m exit=qemu")
     # Started stopped (-S): QMP's cont once console has the pty open.
-    q = subprocess.Popen(["qemu-system-i386", "-bios", UBOOT_ROM, "-m", "256", "-no-reboot",
+    q = subprocess.Popen(["qemu-system-i386", "-bios", UBOOT_ROM, "-m", "256", "-vga", "none",
+                          "-no-reboot",  # -vga none: netboot.py says why
                           "-display", "none", "-S", "-qmp", "stdio", "-monitor", "none",
                           "-chardev", "pty,id=s0", "-serial", "chardev:s0",
                           "-netdev", f"user,id=n0,tftp={netdir}", "-device", "e1000,netdev=n0",

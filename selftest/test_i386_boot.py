@@ -148,7 +148,8 @@ def test_uboot_go_entry_and_return(tmp_path):
     subprocess.run(["mkimage", "-A", "x86", "-O", "linux", "-T", "script", "-C", "none",
                     "-d", str(tmp_path / "boot.cmd"), str(tmp_path / "boot.scr.uimg")],
                    check=True, capture_output=True, timeout=30)
-    cmd = ["qemu-system-i386", "-bios", UBOOT_ROM, "-m", "256", "-no-reboot", "-nographic",
+    cmd = ["qemu-system-i386", "-bios", UBOOT_ROM, "-m", "256", "-vga", "none",  # netboot.py
+           "-no-reboot", "-nographic",
            "-monitor", "none", "-serial", "stdio",
            "-netdev", f"user,id=n0,tftp={tmp_path}", "-device", "e1000,netdev=n0",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=1"]

@@ -60,9 +60,9 @@ class MmubenchStrategy(Strategy):
             self.transition(Status.off)
             self.target.activate(self.console)
             # One power cycle where U-Boot gives no prompt, as a lab retries
-            # a boot (QEMU's u-boot.rom has stalled after "Loading
-            # Environment" about once in a hundred boots here); a second
-            # failure is the test's.
+            # a boot (QEMU's u-boot.rom stalled in its video start-up, after
+            # "Loading Environment", in 2 of ~6 CI runs here, before
+            # qemu-pc.yaml said -vga none); a second failure is the test's.
             for attempt in (1, 2):
                 self.power.on()
                 try:
