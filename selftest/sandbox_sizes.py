@@ -142,8 +142,12 @@ def main(argv):
         p = subprocess.run([sandbox, *run_args()], capture_output=True, text=True,
                            timeout=180, errors="replace")
         return parse(p.stdout)
-    collect(runs, run_once)
-    mode, _, judged = judge(runs)
+    try:
+        collect(runs, run_once)
+        mode, _, judged = judge(runs)
+    except AssertionError:                # a run that failed or gave no curve
+        sys.exit("sandbox_sizes: no sizes: a log or run without lat_mem's reference "
+                 "curve (not a passing run of probes=lat_mem on the sandbox?)")
     l1 = judged["l1"][1].get("l1_bytes", 0)
     l2 = judged["l2"][1].get("l2_bytes", 0)
     print(f"l1 {l1:.0f} l2 {l2:.0f} ({mode}; {judged['l2'][2].splitlines()[-1]})")
