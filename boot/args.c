@@ -163,7 +163,7 @@ static int set_reps(const char *key, const char *value)
 {
 	unsigned long v;
 
-	if (arg_uint(key, value, 1, 1000, &v) < 0)
+	if (arg_uint(key, value, 1, MAX_REPS, &v) < 0)
 		return -1;
 	config.reps = v;
 	return 0;

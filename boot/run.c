@@ -18,8 +18,9 @@
 struct metric {
 	const char *name, *unit;
 	int decimals;
-	int n;
-	int64_t *samples;		/* reps of them */
+	int n;				/* samples taken */
+	int64_t *samples;		/* by repetition: samples[rep] */
+	uint8_t *taken;			/* taken[rep]: that rep gave one */
 };
 
 struct mode_run {
@@ -83,7 +84,7 @@ const char *probe_arch_name(void) { return arch_name; }
 
 int64_t ticks_to_ns100(uint64_t ticks)
 {
-	return boot_info.tick_hz ? (int64_t)(ticks * 100000000000ull / boot_info.tick_hz) : -1;
+	return boot_info.tick_hz ? (int64_t)muldiv64(ticks, 100000000000ull, boot_info.tick_hz) : -1;
 }
 
 void probe_get_bounds(struct probe_bounds *b)
@@ -144,14 +145,18 @@ void probe_sample(struct probe_ctx *ctx, const char *metric, int64_t value,
 		m->unit = unit;
 		m->decimals = decimals;
 		m->samples = calloc(config.reps, sizeof(int64_t));
-		if (!m->samples || !m->name) {
+		m->taken = calloc(config.reps, 1);
+		if (!m->samples || !m->taken || !m->name) {
 			report_diag("warning: out of heap for samples of '%s'", metric);
 			r->nmetrics--;
 			return;
 		}
 	}
-	if (m->n < config.reps)
-		m->samples[m->n++] = value;
+	if (ctx->rep >= 0 && ctx->rep < config.reps && !m->taken[ctx->rep]) {
+		m->samples[ctx->rep] = value;	/* numbered by the rep that took it */
+		m->taken[ctx->rep] = 1;
+		m->n++;
+	}
 }
 
 static int cmp64(const void *a, const void *b)
@@ -160,22 +165,38 @@ static int cmp64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int64_t median(int64_t *v, int n)
+/* The median of the samples taken (sorted in a copy: samples[] stays by rep). */
+static int64_t median(const struct metric *m)
 {
+	static int64_t v[MAX_REPS];
+	int n = 0;
+
+	for (int k = 0; k < config.reps; k++)
+		if (m->taken[k])
+			v[n++] = m->samples[k];
 	qsort(v, n, sizeof(*v), cmp64);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* What the MMU counted during one repetition, as samples like any other. */
+/* What the MMU counted during one repetition, as samples like any other:
+ * only the counters something counts in this mode (mmu_tlb()->counts). */
 static void sample_counters(struct probe_ctx *ctx, const struct mmu_counters *a,
 			    const struct mmu_counters *b)
 {
-	probe_sample(ctx, "dtlb_misses", b->dtlb_misses - a->dtlb_misses, 0, "count");
-	probe_sample(ctx, "itlb_misses", b->itlb_misses - a->itlb_misses, 0, "count");
-	probe_sample(ctx, "page_faults", b->page_faults - a->page_faults, 0, "count");
-	probe_sample(ctx, "prot_faults", b->prot_faults - a->prot_faults, 0, "count");
-	probe_sample(ctx, "tlb_writes", b->tlb_writes - a->tlb_writes, 0, "count");
-	probe_sample(ctx, "flushes", b->flushes - a->flushes, 0, "count");
+	unsigned counts = mmu_tlb()->counts;
+
+	if (counts & MMU_COUNTS_TLB_MISSES) {
+		probe_sample(ctx, "dtlb_misses", b->dtlb_misses - a->dtlb_misses, 0, "count");
+		probe_sample(ctx, "itlb_misses", b->itlb_misses - a->itlb_misses, 0, "count");
+	}
+	if (counts & MMU_COUNTS_FAULTS) {
+		probe_sample(ctx, "page_faults", b->page_faults - a->page_faults, 0, "count");
+		probe_sample(ctx, "prot_faults", b->prot_faults - a->prot_faults, 0, "count");
+	}
+	if (counts & MMU_COUNTS_TLB_WRITES)
+		probe_sample(ctx, "tlb_writes", b->tlb_writes - a->tlb_writes, 0, "count");
+	if (counts & MMU_COUNTS_FLUSHES)
+		probe_sample(ctx, "flushes", b->flushes - a->flushes, 0, "count");
 }
 
 static void run_one(const struct probe *p, int rep, int m)
@@ -245,10 +266,11 @@ static void report_mode(const struct probe *p, int m)
 		for (int i = 0; i < r->nmetrics; i++) {
 			struct metric *mt = &r->metrics[i];
 			/* Each repetition's own figure, for tests over them (mmureport). */
-			for (int k = 0; config.reps > 1 && k < mt->n; k++)
-				report_sample(p->name, mode, mt->name, k + 1, mt->samples[k],
-					      mt->decimals, mt->unit);
-			report_measurement(p->name, mode, mt->name, median(mt->samples, mt->n),
+			for (int k = 0; config.reps > 1 && k < config.reps; k++)
+				if (mt->taken[k])
+					report_sample(p->name, mode, mt->name, k + 1, mt->samples[k],
+						      mt->decimals, mt->unit);
+			report_measurement(p->name, mode, mt->name, median(mt),
 					   mt->decimals, mt->unit);
 		}
 	}
@@ -264,7 +286,8 @@ void run_probes(void)
 
 		for (int m = 0; m < config.nmodes; m++) {
 			for (int k = 0; k < runs[m].nmetrics; k++)
-				free(runs[m].metrics[k].samples), free((char *)runs[m].metrics[k].name);
+				free(runs[m].metrics[k].samples), free(runs[m].metrics[k].taken),
+				free((char *)runs[m].metrics[k].name);
 			memset(&runs[m], 0, sizeof(runs[m]));
 		}
 		/* A mode's result goes out as soon as its last repetition is done. */

@@ -48,10 +48,36 @@ int probe_measure(uint64_t (*run)(void *arg, uint32_t n), void *arg, struct prob
 	qsort(per, RUNS, sizeof(per[0]), cmp_u64);
 	r->iterations = n;
 	r->ticks1000 = per[RUNS / 2];
-	r->ns100 = boot_info.tick_hz ? (int64_t)(per[RUNS / 2] * 100000000ull / boot_info.tick_hz) : -1;
+	r->ns100 = boot_info.tick_hz ? (int64_t)muldiv64(per[RUNS / 2], 100000000ull, boot_info.tick_hz) : -1;
 	r->cycles100 = ns100_to_cycles100(r->ns100);
 	r->spread100 = per[RUNS / 2] ? (int64_t)((per[RUNS - 1] - per[0]) * 10000 / per[RUNS / 2]) : 0;
 	return 0;
+}
+
+/* floor(a * b / d) for any a and b: the product in four 32-bit limbs,
+ * divided limb by limb (each partial remainder < d < 2^32, so every step
+ * fits 64 bits).  UINT64_MAX where the quotient does not fit, 0 for d 0.
+ * Interval conversions go through here: ticks x 1e11 wraps 64 bits past
+ * 1.8e8 ticks (71 ms at 2.6 GHz). */
+uint64_t muldiv64(uint64_t a, uint64_t b, uint32_t d)
+{
+	uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
+	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+	uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
+	uint32_t limb[4] = { (uint32_t)ll, (uint32_t)mid, 0, 0 };
+	uint64_t top = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+	uint64_t q[4], rem = 0;
+
+	limb[2] = (uint32_t)top;
+	limb[3] = (uint32_t)(top >> 32);
+	if (!d)
+		return 0;
+	for (int i = 3; i >= 0; i--) {
+		uint64_t cur = rem << 32 | limb[i];
+		q[i] = cur / d;
+		rem = cur % d;
+	}
+	return q[3] || q[2] ? UINT64_MAX : q[1] << 32 | q[0];
 }
 
 int64_t ns100_to_cycles100(int64_t ns100)

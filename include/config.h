@@ -8,6 +8,7 @@
 
 #define MAX_RUN_PROBES 16
 #define MAX_RUN_MODES  8
+#define MAX_REPS       1000
 
 struct config {
 	const struct probe *probes[MAX_RUN_PROBES];

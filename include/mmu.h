@@ -51,6 +51,16 @@ void mmu_space_destroy(struct mmu_space *s);
 
 /* The TLB as the current mode uses it. */
 enum mmu_refill { MMU_REFILL_NONE, MMU_REFILL_SOFTWARE, MMU_REFILL_HARDWARE };
+/* A space switch: UNTAGGED reloads the tables and flushes the TLB's
+ * non-global entries (i386 CR3); TAGGED switches a tag, no flush (the
+ * 405's PID); EMULATED remaps the window through an OS (the sandbox). */
+enum mmu_switch { MMU_SWITCH_UNTAGGED, MMU_SWITCH_TAGGED, MMU_SWITCH_EMULATED };
+/* Which counters of struct mmu_counters something counts in this mode: a
+ * count nothing counts is not a 0, it is absent. */
+#define MMU_COUNTS_TLB_MISSES	0x1	/* itlb_misses, dtlb_misses: our miss handler */
+#define MMU_COUNTS_FAULTS	0x2	/* page_faults, prot_faults: our fault path */
+#define MMU_COUNTS_TLB_WRITES	0x4	/* tlb_writes: our code writes the TLB */
+#define MMU_COUNTS_FLUSHES	0x8	/* flushes: our code flushes */
 struct mmu_tlb_info {
 	enum mmu_refill refill;		/* SOFTWARE: every miss counted by our handler */
 	unsigned entries;		/* data TLB entries, 0 unknown */
@@ -58,7 +68,8 @@ struct mmu_tlb_info {
 	uintptr_t pinned_end;		/* ... mapping [0, pinned_end) */
 	uint32_t page_sizes;		/* bit n: 2^n-byte pages in the default mapping */
 	int miss_path;			/* miss fast path, vector to return, instructions; -1 */
-	int tagged;			/* spaces switch without a flush */
+	enum mmu_switch space_switch;	/* what mmu_space_switch() does (below) */
+	unsigned counts;		/* MMU_COUNTS_*: which mmu_count fields are counted */
 	/* SOFTWARE only: one load per 4K page over `pages` pages from
 	 * `base`, registers only: `warm` passes, then one whose misses are
 	 * counted and returned, *ticks its time; loop_instructions per page

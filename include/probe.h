@@ -50,6 +50,9 @@ void probe_diag(struct probe_ctx *ctx, const char *probe, const char *fmt, ...)
 uint64_t probe_ticks(void);
 uint32_t probe_tick_hz(void);
 int64_t ticks_to_ns100(uint64_t ticks);
+/* floor(a * b / d) without overflow (UINT64_MAX if it does not fit):
+ * every tick-to-time conversion, whatever the interval's length. */
+uint64_t muldiv64(uint64_t a, uint64_t b, uint32_t d);
 
 /* Timed headlines: run(arg, n) does n iterations of what is measured and
  * returns the ticks they took, reading the timer itself so that set-up

@@ -86,7 +86,7 @@ static int one(struct probe_ctx *ctx, uintptr_t mem, unsigned n, unsigned k, uns
 	struct probe_time t = with;
 	int64_t d = (int64_t)with.ticks1000 - (int64_t)without.ticks1000;
 	t.ticks1000 = d > 0 ? d / n : 0;
-	t.ns100 = probe_tick_hz() ? (int64_t)(t.ticks1000 * 100000000ull / probe_tick_hz()) : -1;
+	t.ns100 = probe_tick_hz() ? (int64_t)muldiv64(t.ticks1000, 100000000ull, probe_tick_hz()) : -1;
 	t.cycles100 = ns100_to_cycles100(t.ns100);
 	snprintf(name, sizeof(name), "%up_%uk%s", n, k, flags & MMU_SPACE_FLUSH ? "_flush" : "");
 	probe_sample_time(ctx, name, &t);
@@ -108,7 +108,7 @@ static int aspace_run(struct probe_ctx *ctx)
 		if (ctx->quick && !columns[i].quick)
 			continue;
 		int r = one(ctx, mem, columns[i].n, columns[i].k, 0);
-		if (r == RESULT_PASS && tlb->tagged)
+		if (r == RESULT_PASS && tlb->space_switch == MMU_SWITCH_TAGGED)
 			r = one(ctx, mem, columns[i].n, columns[i].k, MMU_SPACE_FLUSH);
 		if (r != RESULT_PASS)
 			return r;

@@ -137,7 +137,7 @@ static __attribute__((noinline)) void per_load(const struct probe_time *chase, c
 	*t = *chase;
 	t->ticks1000 = d / LOADS;
 	/* ns x 100 = ticks1000 / 1000 / hz * 1e9 * 100, rounded. */
-	t->ns100 = hz ? (int64_t)((d * 100000000ull + hz * LOADS / 2) / (hz * LOADS)) : -1;
+	t->ns100 = hz ? (int64_t)muldiv64(d * 2 + LOADS, 100000000ull, hz * LOADS * 2) : -1;
 	t->cycles100 = ns100_to_cycles100(t->ns100);
 }
 

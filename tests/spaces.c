@@ -58,10 +58,13 @@ static int one_kind(struct probe_ctx *ctx, uintptr_t pa, unsigned flags, const c
 	if (*(volatile uint32_t *)pa != tag[0] || *(volatile uint32_t *)(pa + PAGE) != tag[1])
 		return probe_fail(ctx, "%s: the physical pages do not hold the spaces' data", kind);
 
-	probe_sample(ctx, flags ? "flush_switch_flushes" : "tagged_switch_flushes",
-		     after.flushes - before.flushes, 0, "count");
-	probe_sample(ctx, flags ? "flush_switch_dtlb_misses" : "tagged_switch_dtlb_misses",
-		     after.dtlb_misses - before.dtlb_misses, 0, "count");
+	/* Counts only where something counts them (else absent, not 0). */
+	if (mmu_tlb()->counts & MMU_COUNTS_FLUSHES)
+		probe_sample(ctx, flags ? "flush_switch_flushes" : "tagged_switch_flushes",
+			     after.flushes - before.flushes, 0, "count");
+	if (mmu_tlb()->counts & MMU_COUNTS_TLB_MISSES)
+		probe_sample(ctx, flags ? "flush_switch_dtlb_misses" : "tagged_switch_dtlb_misses",
+			     after.dtlb_misses - before.dtlb_misses, 0, "count");
 	probe_sample(ctx, flags ? "flush_switch_ns" : "tagged_switch_ns",
 		     ticks_to_ns100(t1 - t0) / SWITCHES, 2, "ns");
 	return RESULT_PASS;
@@ -77,7 +80,7 @@ static int spaces_run(struct probe_ctx *ctx)
 	if (!pa)
 		return probe_fail(ctx, "no room for two pages");
 	probe_sample(ctx, "switches", SWITCHES, 0, "count");
-	if (mmu_tlb()->tagged) {
+	if (mmu_tlb()->space_switch == MMU_SWITCH_TAGGED) {
 		int r = one_kind(ctx, pa, 0, "tagged");
 		if (r != RESULT_PASS)
 			return r;

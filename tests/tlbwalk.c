@@ -50,7 +50,7 @@ static int tlbwalk_run(struct probe_ctx *ctx)
 	/* Under QEMU -icount, time is instructions: what one miss costs,
 	 * handler and exception entry/exit included, beyond the loop body. */
 	if (ctx->icount_shift >= 0 && misses && probe_tick_hz()) {
-		uint64_t instr = ((uint64_t)ticks * 1000000000ull / probe_tick_hz()) >>
+		uint64_t instr = muldiv64(ticks, 1000000000ull, probe_tick_hz()) >>
 				 ctx->icount_shift;
 		int64_t extra = (int64_t)instr - (int64_t)tlb->walk_loop_instructions * walk_pages;
 		probe_sample(ctx, "instructions_per_miss", extra * 100 / misses, 2, "instructions");

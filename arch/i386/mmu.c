@@ -469,7 +469,8 @@ static void tlb_info(struct mmu_tlb_info *t)
 	t->refill = MMU_REFILL_HARDWARE;
 	t->entries = i386_dtlb_entries();
 	t->page_sizes = 1u << 12 | (cur->large ? 1u << large_shift() : 0);
-	t->tagged = 0;			/* no PCID: every CR3 load flushes */
+	t->space_switch = MMU_SWITCH_UNTAGGED;	/* no PCID: every CR3 load flushes */
+	t->counts = MMU_COUNTS_FAULTS | MMU_COUNTS_FLUSHES;	/* the hardware walks: no miss count */
 }
 
 /* Paging off: the TLB is not used, and nothing counts its misses anyway. */

@@ -388,7 +388,9 @@ static void tlb_info(struct mmu_tlb_info *t)
 	t->page_sizes = 1u << 12 | 1u << (10 + 2 * active_size) | (active_pins ? 1u << 24 : 0);
 	t->miss_path = tagged_spaces ? (ppc405_dtlb_rfi_tagged - ppc405_dtlb_miss_tagged) / 4 + 1
 				     : (ppc405_dtlb_rfi - ppc405_dtlb_miss) / 4 + 1;
-	t->tagged = 1;
+	t->space_switch = MMU_SWITCH_TAGGED;
+	t->counts = MMU_COUNTS_TLB_MISSES | MMU_COUNTS_FAULTS | MMU_COUNTS_TLB_WRITES |
+		    MMU_COUNTS_FLUSHES;
 	t->walk = ppc405_walk_pass;
 	t->walk_loop_instructions = (ppc405_walk_loop_end - ppc405_walk_loop) / 4;
 }

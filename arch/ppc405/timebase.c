@@ -34,7 +34,7 @@ void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
 		uint64_t t1 = ticks_over_instructions(n), t2 = ticks_over_instructions(2 * n);
 		uint64_t ticks = t2 - t1;
 		uint64_t ns = (uint64_t)n << icount_shift;
-		bi->tick_hz = ticks * 1000000000ull / ns;
+		bi->tick_hz = muldiv64(ticks, 1000000000ull, ns);
 		snprintf(source, sizeof(source),
 			 "measured: %llu ticks over %lu instructions at QEMU -icount shift=%d",
 			 (unsigned long long)ticks, (unsigned long)n, icount_shift);

@@ -490,7 +490,8 @@ static void tlb_info(struct mmu_tlb_info *t)
 	t->refill = MMU_REFILL_HARDWARE;
 	t->entries = sandbox_dtlb_entries(variant > 0);
 	t->page_sizes = 1u << 12 | (variant > 0 ? 1u << 21 : 0);
-	t->tagged = 0;			/* a switch unmaps the window: the kernel flushes */
+	t->space_switch = MMU_SWITCH_EMULATED;	/* munmap + mmap of the window */
+	t->counts = MMU_COUNTS_FAULTS;		/* SIGSEGV; Linux's flushes are its own */
 }
 
 void mmu_arch_untranslated_tlb(struct mmu_tlb_info *t)
