@@ -1,48 +1,54 @@
 /* Cache levels from a latency curve (include/guess.h).  Shared by the
- * image and the host tool tools/mmuguess.c, as crc32.c is.
+ * image and the host tools (mmuguess, mmureport), as crc32.c is.
  *
- * The method:
+ * Every threshold is here, each with its reason; none is fitted to one
+ * machine's runs.  The facts they rest on: a cache level's latency is at
+ * least twice the one below it on every CPU in use (L1 4-5 cycles, L2
+ * 12-17, L3 40-80, memory 200 or more; the smallest ratio, memory over a
+ * large L3, still about 2); the next level is at least 4x larger (L1
+ * 8-80 KiB, L2 256 KiB-4 MiB, L3 4 MiB and up); noise is 1-3 % a point,
+ * more at single points another job disturbed.
+ *
  * 1. Smooth: each point but the ends becomes the median of itself and
  *    its two neighbours, so that one disturbed point makes no step.
- * 2. Plateaus: runs of at least PLATEAU_POINTS points, spanning at least
- *    an octave in size, whose largest latency is within PLATEAU_TOL
- *    percent of their smallest.  Adjacent plateaus less than STEP_RATIO
- *    percent apart are one plateau.  An octave, so that the ramp of a
- *    smeared step (below) or a steady rise is never a level.
- * 3. Steps: between two plateaus, where half the loads miss: the size at
- *    which the curve crosses the arithmetic mean of the two plateaus
- *    (interpolated between the last point below and the first above),
- *    taken to the nearer (on a log scale) of 2^k and 3 * 2^k bytes, as
- *    caches come in those sizes.  Half, because that point stays at the
- *    size however the step is smeared.  A physically indexed cache filled
- *    from randomly placed 4 KiB pages (a guest's memory on a host's 4 KiB
- *    pages, even under THP or hugetlb in the guest) overflows the sets of
- *    the colours that drew more than `ways` pages long before it is full:
- *    a load misses once the other pages of its colour number `ways` or
- *    more, P(Binomial(pages - 1, 1 / colours) >= ways), which is one half
- *    at 0.94-0.98 of the size for the usual caches (256 KiB 4-way to
- *    32 MiB 16-way), while the geometric mean is crossed at 0.75-0.88.  On
- *    a sharp step half is crossed between the size and the next point.
- *    The nearer size, not the next one up: a crossing a little below a
- *    size is that size, and one a little above it too; sweep points 4 an
- *    octave put a size's neighbours at 3/4 and 4/3 of it or further.
- *    Another job evicting our lines only raises points below the size.
- * 4. TLB steps are set aside: a chase also steps where the pages it
- *    touches outgrow a TLB, and in a random chase that step looks like a
- *    cache's (~384 KiB on Zen 5 per REFERENCE.md, 256 KiB on our Zen 3:
- *    both below L2).  Either the caller's curve cannot have such a step
- *    below `limit` (no translation, or pages so large that the TLB
- *    reaches past it: the lat_mem probe's choice), or the caller gives
- *    the TLB reaches measured apart (tools/pagechase, the tlb probe): a
- *    step within a factor 1.5 of one is the TLB's.  A line-stride curve
- *    does not separate them on CPUs whose prefetchers hide the cache
- *    steps at line stride (our Zen 3 does: see selftest/data/README.md).
- *    A TLB step followed within an octave by a cache's is a ramp, not a
- *    level: it names nothing.
+ * 2. Plateaus: runs of at least PLATEAU_POINTS points spanning at least
+ *    an octave, whose largest latency is within PLATEAU_TOL percent of
+ *    their smallest; adjacent plateaus less than STEP_RATIO percent apart
+ *    are one.  Both sit between the noise (3 %) and the smallest step
+ *    (2x), with room for a smeared step's slope; the octave because
+ *    levels are 4x apart in size, so the ramp of a smeared step or a
+ *    steady rise is never a level of its own.
+ * 3. Steps, between two plateaus.  Sharp: where the last point below the
+ *    half-way latency is still on the lower plateau (under a quarter of
+ *    the way up: SHARP_QUARTER), that point holds the whole cache and the
+ *    next one misses; caches come in the sweep's sizes, so it is the size.
+ *    Smeared: where half the loads miss, the crossing of the two
+ *    plateaus' mean, interpolated between the points either side.  A
+ *    physically indexed cache filled from randomly placed 4 KiB pages (a
+ *    guest's memory on the host's 4 KiB pages, whatever the guest's page
+ *    size) misses before it is full: P(Binomial(pages - 1, 1 / colours)
+ *    >= ways) is one half at 0.94-0.98 of the size for 256 KiB 4-way up
+ *    to 32 MiB 16-way; measured crossings were 0.86 of the size (Zen 3
+ *    guest, 512 KiB L2) and 1.15 (Zen 4 guest, 1 MiB L2, where L3 refills
+ *    ramp).  The crossing is raised by 1/SMEAR_SHIFT (4 %) and taken down
+ *    to the sweep's grid (k * 2^n, k = 1, 1.25, 1.5, 1.75): crossings
+ *    from 0.84 to 1.20 of a size give that size or the point below it,
+ *    never the point above.
+ * 4. TLB steps set aside: a random chase also steps where its pages
+ *    outgrow a TLB.  The lat_mem probe's levels come from its TLB-local
+ *    curve, which has no such step, so it sets none aside.  A caller with
+ *    a page-spread curve gives `limit` (steps at or above it may be the
+ *    TLB's) or TLB reaches measured apart (tools/pagechase, the tlb
+ *    probe): a step within TLB_FACTOR of one is the TLB's (the reach
+ *    moves with what else shares the TLB: an SMT sibling, the walker's
+ *    own entries).  A TLB step followed within an octave by a cache's is
+ *    a ramp, not a level: it names nothing.
  * 5. Levels: each plateau before a cache step starts a level (its
- *    latency), ended by that step (its size); a TLB step inside a level
- *    only raises its later points.  The plateau after the last cache step
- *    is main memory, if the curve ends in it rather than still rising. */
+ *    latency), ended by that step (its size).  Memory is the plateau past
+ *    the last level, claimed only if the curve ends in it, nothing was
+ *    set aside after the last level, and it reaches twice every cache
+ *    the CPU reports (where none does, the sweep reached 4x the last level).
+ *    At most GUESS_LEVELS levels: more steps name no memory. */
 #include <stdio.h>
 #include <string.h>
 #include "guess.h"
@@ -50,6 +56,10 @@
 #define PLATEAU_POINTS	3
 #define PLATEAU_TOL	30	/* percent */
 #define STEP_RATIO	130	/* percent: upper plateau over lower */
+#define SHARP_QUARTER	4	/* sharp: the last point under 1/4 of the way up */
+#define SMEAR_SHIFT	25	/* smeared: the crossing raised by 1/25 (4 %) */
+#define TLB_FACTOR_NUM	3	/* a TLB's step: within 3/2 of its reach */
+#define TLB_FACTOR_DEN	2
 #define MAX_PLATEAUS	32
 
 struct plateau { int lo, hi; int64_t ns100; };
@@ -77,25 +87,23 @@ static int64_t median(const int64_t *v, int lo, int hi)
 	return s[n / 2];
 }
 
-/* The next cache size after `x` among 1, 2, 3, 4, 6, 8, 12, ...: 2^k and 3 * 2^k. */
-static uint64_t next_size(uint64_t x)
+/* The largest k * 2^n bytes, k in {1, 1.25, 1.5, 1.75}, at or below
+ * `bytes`: the grid of the probe's sweep (4 points an octave), which holds
+ * the sizes caches come in (2^n, 3 * 2^n, and 1.25 MiB or 5 MiB as Intel's
+ * 10- and 20-way caches are); no finer grid than the sweep can tell apart.
+ * Below 8 bytes the size as it is. */
+uint64_t guess_grid_floor(uint64_t bytes)
 {
-	if (x < 2)
-		return 2;
-	return (x & (x - 1)) ? x / 3 * 4 : x / 2 * 3;
-}
+	uint64_t p = 8;
 
-uint64_t guess_snap(uint64_t bytes)
-{
-	uint64_t lo = 1, hi = 2;
-
-	if (bytes >= 1ull << 31)		/* no cache that large; no overflow below */
+	if (bytes < 8 || bytes >= 1ull << 40)
 		return bytes;
-	while (hi <= bytes) {
-		lo = hi;
-		hi = next_size(hi);
-	}
-	return bytes * bytes < lo * hi ? lo : hi;	/* the nearer on a log scale */
+	while (p * 2 <= bytes)
+		p *= 2;
+	for (int q = 7; q > 4; q--)
+		if (p * q / 4 <= bytes)
+			return p * q / 4;
+	return p;
 }
 
 /* Is the step at `t` bytes (before rounding) a TLB's?  Within a factor
@@ -104,7 +112,8 @@ uint64_t guess_snap(uint64_t bytes)
 static int tlb_step(uint64_t t, const uint64_t *reach, int nreach)
 {
 	for (int i = 0; i < nreach; i++)
-		if (t * 3 >= reach[i] * 2 && t * 2 <= reach[i] * 3)
+		if (t * TLB_FACTOR_NUM >= reach[i] * TLB_FACTOR_DEN &&
+		    t * TLB_FACTOR_DEN <= reach[i] * TLB_FACTOR_NUM)
 			return 1;
 	return 0;
 }
@@ -122,7 +131,8 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 	int64_t m[GUESS_MAX_POINTS];
 	struct plateau p[MAX_PLATEAUS];
 	int np = 0, n = c->n, start, capped = 0;
-	char text[120];
+	uint64_t last_aside = 0;
+	char text[128];
 
 	memset(g, 0, sizeof(*g));
 	if (n < 2 * PLATEAU_POINTS || n > GUESS_MAX_POINTS) {
@@ -188,12 +198,17 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 
 		while (t + 1 < p[k + 1].lo && m[t + 1] < half)
 			t++;
-		at = c->bytes[t];		/* where half the loads miss: */
-		if (m[t] < half && m[t + 1] > half)	/* between t and t + 1 */
+		at = c->bytes[t];
+		if (m[t] * SHARP_QUARTER <= p[k].ns100 * (SHARP_QUARTER - 1) + p[k + 1].ns100 ||
+		    m[t] >= half || m[t + 1] <= half) {
+			size = at;			/* sharp (step 3) */
+		} else {
 			at += (c->bytes[t + 1] - at) * (uint64_t)(half - m[t]) /
 			      (uint64_t)(m[t + 1] - m[t]);
-		size = guess_snap(at);
+			size = guess_grid_floor(at + at / SMEAR_SHIFT);	/* smeared */
+		}
 		if ((limit && size >= limit) || tlb_step(at, tlb_reach, ntlb)) {
+			last_aside = size;
 			if (g->tlb_steps < 4)
 				g->tlb_at[g->tlb_steps] = size;
 			g->tlb_steps++;
@@ -220,18 +235,36 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 		add_note(g, text);
 	}
 
-	/* The last level's plateau is memory only if the curve ends in it. */
+	/* Memory is what lies past every cache: the last level's plateau is
+	 * memory only if the curve ends in it, nothing was set aside after the
+	 * last level named (a step not named may be a cache's), and it goes on
+	 * to twice every cache the CPU reports (a smeared step is done by 2x;
+	 * a guest's CPUID may report the host's cache, larger than what the
+	 * guest's curve shows, and a flat plateau across that size says there
+	 * is no cache step there); where none is reported, the sweep reached
+	 * 4x the largest level named.  A flat curve is never memory. */
 	if (capped) {
 		;
 	} else if (med3(c->ns100[n - 3], c->ns100[n - 2], c->ns100[n - 1]) * 100 >=
 		   p[np - 1].ns100 * STEP_RATIO) {
 		add_note(g, "the curve still rises at its largest size: memory not reached");
-	} else if (np == 1) {
-		add_note(g, "no step in the curve: no cache level visible");
-		g->mem = 1;
+	} else if (last_aside > (g->levels ? g->level[g->levels - 1].bytes : 0)) {
+		add_note(g, "a step after the last level was set aside: memory not claimed");
+	} else if (c->cpu_top && c->bytes[p[start].hi] < 2 * c->cpu_top) {
+		snprintf(text, sizeof(text), "memory not reached: the CPU reports a %llu KiB cache, "
+			 "the sweep ends at %llu KiB, under twice that", (unsigned long long)(c->cpu_top >> 10),
+			 (unsigned long long)(c->bytes[n - 1] >> 10));
+		add_note(g, text);
+	} else if (!c->cpu_top && (!g->levels || c->bytes[n - 1] < 4 * g->level[g->levels - 1].bytes)) {
+		snprintf(text, sizeof(text), "memory not claimed: the sweep ends at %llu KiB, under "
+			 "4x the last level (no cache size from the CPU)",
+			 (unsigned long long)(c->bytes[n - 1] >> 10));
+		add_note(g, text);
 	} else {
 		g->mem = 1;
 	}
+	if (np == 1)
+		add_note(g, "no step in the curve: no cache level visible");
 	if (g->mem) {
 		g->top.ns100 = p[start].ns100;
 		g->top.lo = p[start].lo;

@@ -13,7 +13,7 @@
 #include "report.h"
 #include "run.h"
 
-#define MAX_METRICS 192		/* curves: a point is a metric */
+#define MAX_METRICS 320		/* curves: a point is a metric (lat_mem: 3 x 77) */
 
 struct metric {
 	const char *name, *unit;
@@ -81,6 +81,10 @@ uint64_t probe_ticks(void) { return arch_ticks(); }
 uint32_t probe_tick_hz(void) { return boot_info.tick_hz; }
 uint64_t probe_ram_bytes(void) { return boot_info.ram_bytes; }
 const char *probe_arch_name(void) { return arch_name; }
+const char *probe_mode_name(int index)
+{
+	return index >= 0 && index < config.nmodes ? config.modes[index]->name : "?";
+}
 
 int64_t ticks_to_ns100(uint64_t ticks)
 {
@@ -204,8 +208,8 @@ static void run_one(const struct probe *p, int rep, int m)
 	static uint32_t figures_done;		/* a bit per mode */
 	const struct mmu_mode *mode = config.modes[m];
 	struct probe_ctx ctx = { .mode = mode, .mode_name = mode->name, .rep = rep,
-				 .reps = config.reps, .quick = config.quick,
-				 .icount_shift = config.icount_shift };
+				 .reps = config.reps, .mode_index = m, .nmodes = config.nmodes,
+				 .quick = config.quick, .icount_shift = config.icount_shift };
 	struct mmu_counters before;
 	int result;
 
@@ -256,6 +260,20 @@ static void run_one(const struct probe *p, int rep, int m)
 	}
 }
 
+/* The probe's samples from all modes of repetition `rep`, for mode m. */
+static void rep_done(const struct probe *p, int rep, int m)
+{
+	const struct mmu_mode *mode = config.modes[m];
+	struct probe_ctx ctx = { .mode = mode, .mode_name = mode->name, .rep = rep,
+				 .reps = config.reps, .mode_index = m, .nmodes = config.nmodes,
+				 .quick = config.quick, .icount_shift = config.icount_shift };
+
+	current = &runs[m];
+	report_set_current(p->name, mode->name);
+	p->rep_done(&ctx);
+	report_set_current(0, 0);
+}
+
 static void report_mode(const struct probe *p, int m)
 {
 	struct mode_run *r = &runs[m];
@@ -290,13 +308,20 @@ void run_probes(void)
 				free((char *)runs[m].metrics[k].name);
 			memset(&runs[m], 0, sizeof(runs[m]));
 		}
-		/* A mode's result goes out as soon as its last repetition is done. */
-		for (int rep = 0; rep < config.reps; rep++)
+		/* A mode's result goes out as soon as its last repetition is done
+		 * (with rep_done, once that has run for every mode). */
+		for (int rep = 0; rep < config.reps; rep++) {
+			int last = rep == config.reps - 1;
 			for (int m = 0; m < config.nmodes; m++) {
 				run_one(p, rep, m);
-				if (rep == config.reps - 1)
+				if (last && !p->rep_done)
 					report_mode(p, m);
 			}
+			for (int m = 0; m < config.nmodes && p->rep_done; m++)
+				rep_done(p, rep, m);
+			for (int m = 0; m < config.nmodes && p->rep_done && last; m++)
+				report_mode(p, m);
+		}
 	}
 	/* The first result went out during the loop: how long boot took. */
 	report_measurement("boot", config.modes[0]->name, "entry_to_first_result",

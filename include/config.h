@@ -7,7 +7,7 @@
 #include "probe.h"
 
 #define MAX_RUN_PROBES 16
-#define MAX_RUN_MODES  8
+#define MAX_RUN_MODES  PROBE_MAX_MODES
 #define MAX_REPS       1000
 
 struct config {

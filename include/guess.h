@@ -13,6 +13,7 @@ struct guess_curve {
 	int n;
 	const uint64_t *bytes;		/* working-set sizes, ascending */
 	const int64_t *ns100;		/* latency per load, ns x 100 */
+	uint64_t cpu_top;		/* the largest cache the CPU reports, 0: none says */
 };
 
 struct guess_level {
@@ -38,7 +39,8 @@ struct guess {
 int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntlb,
 		 uint64_t limit, struct guess *g);
 
-/* The size of the form 2^k or 3 * 2^k nearest to `bytes` on a log scale. */
-uint64_t guess_snap(uint64_t bytes);
+/* The largest size k * 2^n, k in {1, 1.25, 1.5, 1.75}, at or below
+ * `bytes` (the sweep's own grid). */
+uint64_t guess_grid_floor(uint64_t bytes);
 
 #endif

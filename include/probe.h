@@ -11,10 +11,13 @@
 
 enum { RESULT_PASS, RESULT_FAIL, RESULT_SKIP, RESULT_TIMEOUT };
 
+#define PROBE_MAX_MODES	8		/* modes in one run (config.h checks) */
+
 struct probe_ctx {
 	const struct mmu_mode *mode;
 	const char *mode_name;
 	int rep, reps;			/* rep: 0 .. reps-1 */
+	int mode_index, nmodes;		/* this mode among the run's: 0 .. nmodes-1 */
 	int quick;			/* small sizes, for CI */
 	int icount_shift;		/* >= 0: QEMU -icount, 1 instruction = 2^shift ns */
 	char skip_reason[96];
@@ -25,6 +28,9 @@ struct probe {
 	const char *name;
 	const char *what;		/* one line for `probes=` errors and the README */
 	int (*run)(struct probe_ctx *ctx);	/* RESULT_PASS/FAIL/SKIP */
+	/* Or 0.  Once every mode of a repetition has run, called for each mode
+	 * in turn (translation off): samples from what all modes measured. */
+	void (*rep_done)(struct probe_ctx *ctx);
 	const struct boot_arg *args;	/* its boot arguments, 0-terminated; or 0 */
 };
 
@@ -94,8 +100,9 @@ size_t probe_mem_avail(size_t align, uintptr_t min_addr);
 void probe_mem_reset(void);
 uint64_t probe_ram_bytes(void);
 
-/* Where the probes run. */
+/* Where the probes run; the name of the run's mode `index` (0 .. nmodes-1). */
 const char *probe_arch_name(void);
+const char *probe_mode_name(int index);
 struct probe_bounds {
 	uintptr_t heap_start, heap_end, stack_bottom, stack_top;
 	uintptr_t stack_high_water;	/* deepest stack use so far */

@@ -3,25 +3,32 @@
  * cannot overlap and each costs the latency of wherever its line is.
  * Working sets from 512 B to maxsize (default 4x the largest cache the CPU
  * reports, bounded by RAM), 4 points an octave (2^k x 1, 1.25, 1.5, 1.75),
- * in two patterns over lines of `stride` bytes (default: the line size):
+ * in three patterns over lines of `stride` bytes (default: the line size):
  *   stride  line after line, as lat_mem_rd (prefetchers may help);
- *   random  a random cyclic permutation of the lines (Sattolo's shuffle),
- *           which defeats prefetchers and touches a new page almost every
- *           load, so it also steps where the pages outgrow the TLB.
+ *   random  a random cyclic permutation of all lines (Sattolo's shuffle):
+ *           no prefetcher helps and almost every load touches a new page,
+ *           so the curve steps where the caches overflow *and* where the
+ *           pages outgrow each TLB level (what a program with that working
+ *           set pays: LMbench's random chase);
+ *   local   the lines of a group of LOCAL_BYTES (8 pages of 4 KiB) in
+ *           random order, then the next group, groups in random order
+ *           (multichase's TLB locality): consecutive loads share a page
+ *           one time in 8, so spatial prefetchers find no stream, and the
+ *           TLB misses once a group (512 loads), so the curve steps only
+ *           where a cache overflows.
  * Each point: one full pass to warm up, then probe_measure() of 64
  * unrolled dependent loads an iteration, less the same loop without the
- * loads.  The curve: lat_mem.<mode>.<pattern>_<bytes>_ns.
+ * loads.  The curves: lat_mem.<mode>.<pattern>_<bytes>_ns.
  *
- * Guesses (boot/guess.c) name caches, not TLB steps, by taking the sizes
- * from a curve with no TLB step among the caches: that of the mode with
- * the largest pages seen so far in this run, a mode without translation
- * counting largest (mmu_tlb(): refill NONE; else the top bit of
- * page_sizes); in a translated reference, steps at or past its TLB reach
- * (page size x entries, or one page where entries are unknown) are not
- * named.  Each mode's latencies are then read off its own random curve at
- * the middle of each level's plateau, so a 4K-page mode shows its TLB
- * misses in its L2 and memory figures.  Under QEMU no level is claimed:
- * it emulates no caches and no TLB timing. */
+ * Levels (boot/guess.c) come from the local curves alone, so a TLB step
+ * is never a cache level.  Once every mode of a repetition has run
+ * (rep_done), one reference is made from the local curves of all modes
+ * that swept the same sizes, the pointwise fastest (another job only ever
+ * adds time), and guessed once; each mode's level latencies are then read
+ * off its own random curve at the middle of each level's plateau, so a
+ * 4K-page mode shows its TLB misses in its L2 and memory figures.  Memory
+ * is claimed only past every cache the CPU reports (guess.h).  Under QEMU
+ * no level and no memory latency is claimed: it emulates no caches. */
 #include <stdio.h>
 #include <string.h>
 #include "probe.h"
@@ -31,17 +38,25 @@
 #define MAX_BYTES	(256u << 20)
 #define MAX_POINTS	80		/* 512 B .. 256 MiB at 4 an octave: 77 */
 #define LOADS		64		/* dependent loads per timed iteration */
+#define LOCAL_BYTES	(8u * 4096)	/* a local group: 8 pages, a quarter of the
+					   smallest L1 data TLBs in use (32 entries) */
+#define MAX_GROUPS	(MAX_BYTES / LOCAL_BYTES)
+
+enum { STRIDE, RANDOM, LOCAL, PATTERNS };
+static const char *const pattern_name[PATTERNS] = { "stride", "random", "local" };
 
 static unsigned long maxsize, stride;	/* 0: the defaults */
 static int claim_emulated;		/* tests only: guess under QEMU too */
 
-/* The reference curve for the guesses, kept across modes (see above). */
-static int ref_rank = -1;
-static uint64_t ref_limit;
-static int ref_n;
-static uint64_t ref_bytes[MAX_POINTS];
-static int64_t ref_ns[MAX_POINTS];
-static char ref_mode[16];
+/* Each mode's curves of the current repetition, for rep_done. */
+static struct mode_curves {
+	int rep;			/* the repetition they are from; -1 none */
+	int n;
+	uint64_t bytes[MAX_POINTS];
+	int64_t local[MAX_POINTS];	/* ns x 100 */
+	struct probe_time random[MAX_POINTS];
+} curves[PROBE_MAX_MODES];
+static uint32_t group_order[MAX_GROUPS];
 
 static int set_maxsize(const char *key, const char *value)
 {
@@ -106,25 +121,61 @@ static uint32_t rnd(void)	/* xorshift32: the same permutation every run */
 	return rnd_state;
 }
 
-/* Line i's first word points at the line the chase visits next. */
-/* Out of line: -O2 would copy it into both patterns' loops. */
-static __attribute__((noinline)) void build(uintptr_t base, uint32_t lines, uint32_t line, int random)
+#define SLOT(base, i, line)	((void **)((base) + (uintptr_t)(i) * (line)))
+
+/* Lines [0, lines) from `base` as one random cycle (Sattolo: from "each
+ * line points at itself", swapping each slot with an earlier one gives a
+ * single cycle through all lines, uniformly at random). */
+static void random_cycle(uintptr_t base, uint32_t lines, uint32_t line)
 {
-	for (uint32_t i = 0; i < lines; i++)	/* stride: the next line, the last to the first */
-		*(void **)(base + i * line) = (void *)(base + (i + 1) % lines * line);
-	if (!random)
-		return;
-	/* Sattolo: from "each line points at itself", swapping each slot with
-	 * an earlier one gives a single cycle through all lines, uniformly at
-	 * random. */
 	for (uint32_t i = 0; i < lines; i++)
-		*(void **)(base + i * line) = (void *)(base + i * line);
-	for (uint32_t i = lines - 1; i > 0; i--) {
-		void **a = (void **)(base + i * line), **b = (void **)(base + rnd() % i * line);
+		*SLOT(base, i, line) = SLOT(base, i, line);
+	for (uint32_t i = lines - 1; i > 0 && lines > 1; i--) {
+		void **a = SLOT(base, i, line), **b = SLOT(base, rnd() % i, line);
 		void *t = *a;
 		*a = *b;
 		*b = t;
 	}
+}
+
+/* Each group of LOCAL_BYTES its own random cycle, then every group's
+ * cycle opened at its first line and joined to the next group's, groups
+ * in a random order (Fisher-Yates): one cycle through all lines. */
+static void local_cycle(uintptr_t base, uint32_t lines, uint32_t line)
+{
+	uint32_t per = LOCAL_BYTES / line, groups = (lines + per - 1) / per;
+
+	for (uint32_t g = 0; g < groups; g++)
+		random_cycle(base + (uintptr_t)g * LOCAL_BYTES,
+			     lines - g * per < per ? lines - g * per : per, line);
+	for (uint32_t g = 0; g < groups; g++)
+		group_order[g] = g;
+	for (uint32_t g = groups - 1; g > 0; g--) {
+		uint32_t j = rnd() % (g + 1), t = group_order[g];
+		group_order[g] = group_order[j];
+		group_order[j] = t;
+	}
+	for (uint32_t k = 0; k < groups && groups > 1; k++) {
+		void **first = (void **)(base + (uintptr_t)group_order[k] * LOCAL_BYTES), **q = first;
+		void **next = (void **)(base + (uintptr_t)group_order[(k + 1) % groups] * LOCAL_BYTES);
+
+		while (*q != first)		/* the line that closes this group's cycle */
+			q = *q;
+		*q = next;
+	}
+}
+
+/* Line i's first word points at the line the chase visits next. */
+/* Out of line: -O2 would copy it into every pattern's loop. */
+static __attribute__((noinline)) void build(uintptr_t base, uint32_t lines, uint32_t line, int pattern)
+{
+	if (pattern == RANDOM)
+		random_cycle(base, lines, line);
+	else if (pattern == LOCAL)
+		local_cycle(base, lines, line);
+	else				/* stride: the next line, the last to the first */
+		for (uint32_t i = 0; i < lines; i++)
+			*SLOT(base, i, line) = SLOT(base, (i + 1) % lines, line);
 }
 
 /* Per-load time from a chase's and the empty loop's probe_time. */
@@ -136,8 +187,8 @@ static __attribute__((noinline)) void per_load(const struct probe_time *chase, c
 
 	*t = *chase;
 	t->ticks1000 = d / LOADS;
-	/* ns x 100 = ticks1000 / 1000 / hz * 1e9 * 100, rounded. */
-	t->ns100 = hz ? (int64_t)muldiv64(d * 2 + LOADS, 100000000ull, hz * LOADS * 2) : -1;
+	/* ns x 100 = ticks1000 / 1000 / hz * 1e9 * 100 / LOADS, rounded. */
+	t->ns100 = hz ? (int64_t)((muldiv64(d, 100000000ull, hz) + LOADS / 2) / LOADS) : -1;
 	t->cycles100 = ns100_to_cycles100(t->ns100);
 }
 
@@ -157,45 +208,31 @@ static int emulated(void)
 	return !strncmp(probe_platform(), "QEMU", 4);
 }
 
-/* The mode's rank for the reference: 64 without translation, else log2 of
- * its largest page; and the size from which its TLB could step. */
-static int mode_rank(const struct mmu_tlb_info *tlb, uint64_t *limit)
+/* The largest cache the CPU reports (0: none says). */
+static uint64_t cpu_top(void)
 {
-	int r = 31;
+	uint64_t top = 0;
 
-	if (tlb->refill == MMU_REFILL_NONE) {
-		*limit = 0;
-		return 64;
-	}
-	while (r > 0 && !(tlb->page_sizes & (1u << r)))
-		r--;
-	*limit = (1ull << r) * (tlb->entries ? tlb->entries : 1);
-	return r;
-}
-
-static void sample_level(struct probe_ctx *ctx, const char *name, const struct probe_time *pt,
-			 int lo, int hi)
-{
-	probe_sample_time(ctx, name, &pt[(lo + hi) / 2]);
+	for (int l = 1; l <= 3; l++)
+		if (probe_cache_bytes(l) > top)
+			top = probe_cache_bytes(l);
+	return top;
 }
 
 static int lat_mem_run(struct probe_ctx *ctx)
 {
-	static uint64_t bytes[MAX_POINTS];
-	static struct probe_time pt[MAX_POINTS];
-	static int64_t ns[MAX_POINTS];
+	struct mode_curves *mc = &curves[ctx->mode_index];
 	const struct mmu_tlb_info *tlb = mmu_tlb();
-	const char *const patterns[2] = { "stride", "random" };
-	uint64_t max = maxsize, limit;
+	uint64_t max = maxsize;
 	uint32_t line = stride ? stride : probe_cache_line() ? probe_cache_line() : 32;
-	uint32_t align = 4096;
-	int rank = mode_rank(tlb, &limit), n, say = ctx->rep == 0;
+	uint32_t align = LOCAL_BYTES;
 	struct probe_time loop;
 	struct chase c;
-	struct guess g;
 	uintptr_t base;
 	char name[48];
+	int n;
 
+	mc->rep = -1;
 	if (!max) {		/* 4x the largest cache reported; quick: 4x the smallest */
 		for (int l = 1; l <= 3; l++)
 			if (probe_cache_bytes(l) && (!max || !ctx->quick))
@@ -205,88 +242,124 @@ static int lat_mem_run(struct probe_ctx *ctx)
 		if (max > MAX_BYTES)
 			max = MAX_BYTES;
 	}
-	if (rank < 64 && rank > 12 && rank < 31)
-		align = 1u << rank;		/* the buffer in the mode's largest pages */
-	if (!maxsize && max > probe_ram_bytes() / 2)	/* bounded by RAM */
+	for (int r = 31; r > 15 && tlb->refill != MMU_REFILL_NONE; r--)
+		if (tlb->page_sizes & (1u << r)) {	/* the buffer in the mode's largest pages */
+			align = 1u << r;
+			break;
+		}
+	if (!maxsize && max > probe_ram_bytes() / 2) {	/* bounded by RAM */
 		max = probe_ram_bytes() / 2;
+		probe_diag(ctx, "lat_mem", "sweep bounded by RAM to %llu KiB", (unsigned long long)(max >> 10));
+	}
 	probe_mem_reset();
 	base = probe_mem_alloc(max, align, align, "lat_mem: maxsize");
 	if (!base)
 		return probe_fail(ctx, "a %llu-byte sweep does not fit in probe memory",
 				  (unsigned long long)max);
-	n = sweep(max, bytes);
+	n = sweep(max, mc->bytes);
 
 	c.p = (void **)base;
 	if (probe_measure(loop_run, &c, &loop) < 0)
 		return probe_fail(ctx, "the timer does not move");
-	for (int pat = 0; pat < 2; pat++) {
+	for (int pat = 0; pat < PATTERNS; pat++) {
 		for (int i = 0; i < n; i++) {
-			uint32_t lines = bytes[i] / line;
-			struct probe_time t;
+			uint32_t lines = mc->bytes[i] / line;
+			struct probe_time t, pl;
 
 			build(base, lines, line, pat);
 			c.p = (void **)base;
 			chase_run(&c, lines / LOADS + 1);	/* one pass: the set is warm */
 			if (probe_measure(chase_run, &c, &t) < 0)
 				return probe_fail(ctx, "the timer does not move");
-			per_load(&t, &loop, &pt[i]);
-			ns[i] = pt[i].ns100 > 0 ? pt[i].ns100 : 1;
-			snprintf(name, sizeof(name), "%s_%llu_ns", patterns[pat],
-				 (unsigned long long)bytes[i]);
-			probe_sample(ctx, name, pt[i].ns100, 2, "ns");
+			per_load(&t, &loop, &pl);
+			if (pat == RANDOM)
+				mc->random[i] = pl;
+			if (pat == LOCAL)
+				mc->local[i] = pl.ns100 > 0 ? pl.ns100 : 1;
+			snprintf(name, sizeof(name), "%s_%llu_ns", pattern_name[pat],
+				 (unsigned long long)mc->bytes[i]);
+			probe_sample(ctx, name, pl.ns100, 2, "ns");
 		}
 	}
-	/* pt[] and ns[] now hold the random curve. */
+	mc->n = n;
+	mc->rep = ctx->rep;
+	return RESULT_PASS;
+}
 
-	if (rank >= ref_rank) {
-		ref_rank = rank;
-		ref_limit = limit;
-		ref_n = n;
-		memcpy(ref_bytes, bytes, sizeof(bytes));
-		memcpy(ref_ns, ns, sizeof(ns));
-		snprintf(ref_mode, sizeof(ref_mode), "%s", ctx->mode_name);
+/* The reference of this repetition: the pointwise fastest of the local
+ * curves of every mode that swept the same sizes as `mine`; the modes'
+ * names into `from`.  Returns how many modes it took. */
+static int reference(const struct probe_ctx *ctx, const struct mode_curves *mine, int64_t *ref,
+		     char *from, size_t size)
+{
+	int used = 0;
+
+	from[0] = 0;
+	for (int m = 0; m < ctx->nmodes && m < PROBE_MAX_MODES; m++) {
+		const struct mode_curves *o = &curves[m];
+		size_t len = strlen(from);
+
+		if (o->rep != ctx->rep || o->n != mine->n ||
+		    memcmp(o->bytes, mine->bytes, mine->n * sizeof(mine->bytes[0])))
+			continue;
+		for (int i = 0; i < mine->n; i++)
+			if (!used || o->local[i] < ref[i])
+				ref[i] = o->local[i];
+		snprintf(from + len, size - len, "%s%s", used ? "," : "", probe_mode_name(m));
+		used++;
 	}
+	return used;
+}
+
+static void sample_level(struct probe_ctx *ctx, const char *name, const struct mode_curves *mc,
+			 int lo, int hi)
+{
+	probe_sample_time(ctx, name, &mc->random[(lo + hi) / 2]);
+}
+
+/* After every mode of the repetition ran: the guess, once, from the
+ * reference; this mode's levels read off its own random curve. */
+static void lat_mem_rep_done(struct probe_ctx *ctx)
+{
+	const struct mode_curves *mc = &curves[ctx->mode_index];
+	static int64_t ref[MAX_POINTS];
+	char name[48], from[64];
+	int say = ctx->rep == 0, used;
+	struct guess g;
+
+	if (mc->rep != ctx->rep)
+		return;				/* this mode did not sweep (skipped or failed) */
 	if (emulated() && !claim_emulated) {
-		struct guess_curve gc = { n, bytes, ns };
-		guess_caches(&gc, 0, 0, 0, &g);
-		if (g.mem)
-			sample_level(ctx, "mem", pt, g.top.lo, g.top.hi);
 		if (say)
-			probe_diag(ctx, "lat_mem", "no cache level claimed: %s", probe_platform());
-		return RESULT_PASS;
+			probe_diag(ctx, "lat_mem", "no cache level and no memory latency claimed: %s",
+				   probe_platform());
+		return;
 	}
-	if (ref_n != n || memcmp(ref_bytes, bytes, n * sizeof(bytes[0]))) {
-		if (say)
-			probe_diag(ctx, "lat_mem", "no cache level claimed: the reference curve "
-				   "(mode %s) has another sweep", ref_mode);
-		return RESULT_PASS;
-	}
+	used = reference(ctx, mc, ref, from, sizeof(from));
 	{
-		struct guess_curve gc = { ref_n, ref_bytes, ref_ns };
-		guess_caches(&gc, 0, 0, ref_limit, &g);
+		struct guess_curve gc = { mc->n, mc->bytes, ref, cpu_top() };
+		guess_caches(&gc, 0, 0, 0, &g);
 	}
 	for (int i = 0; i < g.levels; i++) {
 		snprintf(name, sizeof(name), "l%d_bytes", i + 1);
 		probe_sample(ctx, name, (int64_t)g.level[i].bytes, 0, "bytes");
 		snprintf(name, sizeof(name), "l%d", i + 1);
-		sample_level(ctx, name, pt, g.level[i].lo, g.level[i].hi);
+		sample_level(ctx, name, mc, g.level[i].lo, g.level[i].hi);
 	}
 	if (g.mem)
-		sample_level(ctx, "mem", pt, g.top.lo, g.top.hi);
-	if (say && ref_limit)
-		probe_diag(ctx, "lat_mem", "%d cache level%s from mode %s's curve, whose TLB may "
-			   "step from %llu KiB%s%s", g.levels, g.levels == 1 ? "" : "s", ref_mode,
-			   (unsigned long long)(ref_limit >> 10), g.note[0] ? "; " : "", g.note);
-	else if (say)
-		probe_diag(ctx, "lat_mem", "%d cache level%s from mode %s's curve (no translation)%s%s",
-			   g.levels, g.levels == 1 ? "" : "s", ref_mode, g.note[0] ? "; " : "", g.note);
-	return RESULT_PASS;
+		sample_level(ctx, "mem", mc, g.top.lo, g.top.hi);
+	if (say)
+		probe_diag(ctx, "lat_mem", "%d cache level%s from the local curve%s of %s (pointwise "
+			   "fastest)%s%s", g.levels, g.levels == 1 ? "" : "s", used > 1 ? "s" : "",
+			   from, g.note[0] ? "; " : "", g.note);
 }
 
 const struct probe probe_lat_mem = {
 	.name = "lat_mem",
-	.what = "memory latency by pointer chase (stride, random), 512 B to maxsize; cache guesses",
+	.what = "memory latency by pointer chase (stride, random, TLB-local), 512 B to maxsize; "
+		"cache levels from the TLB-local curve",
 	.run = lat_mem_run,
+	.rep_done = lat_mem_rep_done,
 	.args = (const struct boot_arg[]){
 		{ "maxsize", "largest working set of lat_mem, bytes (default 4x the largest cache)",
 		  set_maxsize },

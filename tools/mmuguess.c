@@ -1,21 +1,26 @@
 /*
- * mmuguess: cache sizes and latencies from a memory-latency curve, with the
- * step detection the image's lat_mem probe uses (boot/guess.c).
+ * mmuguess: cache sizes and latencies from memory-latency curves, with the
+ * step detection and the method of the image's lat_mem probe (boot/guess.c).
  *
- *   mmuguess -t RANDOM [-T PAGECHASE] [-r REACH]...   LMbench output
- *   mmuguess [-r REACH]... LOG                            an mmubench log
+ *   mmuguess -t CURVE [-T PAGECHASE] [-r REACH]... [-c BYTES]   one curve
+ *   mmuguess [-r REACH]... LOG                                   an mmubench log
  *
- * RANDOM is `lat_mem_rd -t <MB> <stride>` output (a random chase): lines
- * "<size in MB> <ns>" after a quoted header such as `"stride=64`, one
- * curve per file.  A random chase also steps where its pages outgrow a
- * TLB; such a step is set aside when it lies within a factor 1.5 of a TLB
- * reach: the first step of PAGECHASE, a tools/pagechase curve (one load a
- * page; LMbench's own `tlb` said 30 and 7 pages on our Zen 3, where the
- * chase steps at 40-64), or given as REACH bytes.  Without any, every
- * step is taken for a cache (right only where the TLB cannot step).
- * In a LOG, each mode's `lat_mem.<mode>.random_<bytes>_ns` curve, with
- * the reach of `tlb.<mode>.reach_bytes` where the log has it; a log from
- * QEMU (its `# platform: QEMU ...` line) gets no level, as in the image.
+ * CURVE is `lat_mem_rd -t <MB> <stride>` output: lines "<size in MB> <ns>"
+ * after a quoted header such as `"stride=64`, one curve per file.  A
+ * page-spread chase (LMbench's) also steps where its pages outgrow a TLB;
+ * such a step is set aside when it lies within a factor 1.5 of a TLB
+ * reach: the first step of PAGECHASE (a tools/pagechase curve, one load a
+ * page), or given as REACH bytes.  Without any, every step is taken for a
+ * cache (right for a TLB-local curve, or where the TLB cannot step).
+ * BYTES: the largest cache the CPU reports; memory is claimed only past it.
+ * In a LOG, as the image does in lat_mem: where the log has TLB-local
+ * curves (`lat_mem.<mode>.local_<bytes>_ns`), their pointwise fastest over
+ * the modes that swept the same sizes is the one reference, guessed with
+ * the log's largest `cpuid.*.l<N>_bytes`; each mode's latencies are read
+ * off its own random curve at the middle of each level.  A log with only
+ * random curves (older images) is guessed per mode with the reach of
+ * `tlb.<mode>.reach_bytes` where it has it.  A log from QEMU (its
+ * `# platform: QEMU ...` line) gets no level and no memory, as in the image.
  *
  * Prints the guesses as `name value unit` lines (l1_bytes, l1_ns, ...,
  * mem_ns; in a LOG prefixed `lat_mem.<mode>.`), then `# ` notes on what is
@@ -41,6 +46,7 @@ struct curve {
 static struct curve curves[MAX_CURVES];
 static int ncurves;
 static char emulated[160];		/* a log's "# platform: QEMU ..." line */
+static uint64_t cpu_top;		/* -c, or the log's largest cpuid.*.l<N>_bytes */
 
 static void die(const char *file, unsigned long line, const char *what)
 {
@@ -151,6 +157,12 @@ static void read_log(const char *file)
 			emulated[n] = 0;
 			continue;
 		}
+		if (sscanf(line, "# measurement cpuid.%31[^.].l%*1[123]%*1[d]_bytes %llu", mode, &bytes) == 2 ||
+		    sscanf(line, "# measurement cpuid.%31[^.].l%*1[123]_bytes %llu", mode, &bytes) == 2) {
+			if (bytes > cpu_top)
+				cpu_top = bytes;
+			continue;
+		}
 		if (sscanf(line, "# measurement tlb.%31[^.].reach_bytes %llu", mode, &bytes) == 2) {
 			c = find_curve(mode, "random");
 			if (!c)
@@ -184,7 +196,7 @@ static void print_ns(const char *prefix, const char *name, int64_t ns100)
 static uint64_t read_tlb(const char *file)
 {
 	static struct curve t;
-	struct guess_curve gc;
+	struct guess_curve gc = { 0 };
 	struct guess g;
 
 	read_lmbench(file, &t);
@@ -196,40 +208,94 @@ static uint64_t read_tlb(const char *file)
 	return g.level[0].bytes;
 }
 
+/* The levels of `g` (guessed from `ref`'s sizes), their latencies read
+ * off `lat` at the middle of each plateau (`lat` has the same sizes). */
+static void print_levels(const char *prefix, const char *who, const struct guess *g,
+			 const struct curve *lat)
+{
+	char name[16];
+
+	for (int i = 0; i < g->levels; i++) {
+		snprintf(name, sizeof(name), "l%d_bytes", i + 1);
+		printf("%s%s %llu bytes\n", prefix, name, (unsigned long long)g->level[i].bytes);
+		snprintf(name, sizeof(name), "l%d_ns", i + 1);
+		print_ns(prefix, name, lat->ns100[(g->level[i].lo + g->level[i].hi) / 2]);
+	}
+	if (g->mem)
+		print_ns(prefix, "mem_ns", lat->ns100[(g->top.lo + g->top.hi) / 2]);
+	if (g->note[0])
+		printf("# %s%s\n", who, g->note);
+}
+
+static void who_of(const char *prefix, char *who, size_t size)
+{
+	who[0] = 0;
+	if (prefix[0])		/* notes: "# lat_mem.flat: ..." */
+		snprintf(who, size, "%.*s: ", (int)strlen(prefix) - 1, prefix);
+}
+
 static void print_guess(const char *prefix, const struct curve *c, const uint64_t *reach, int nreach)
 {
-	struct guess_curve gc = { c->n, c->bytes, c->ns100 };
+	struct guess_curve gc = { c->n, c->bytes, c->ns100, cpu_top };
 	struct guess g;
-	char name[16], who[64] = "";
+	char who[64];
 
-	if (prefix[0])		/* notes: "# lat_mem.flat: ..." */
-		snprintf(who, sizeof(who), "%.*s: ", (int)strlen(prefix) - 1, prefix);
-
-	guess_caches(&gc, reach, nreach, 0, &g);
-	if (emulated[0]) {		/* as the image: no level claimed under QEMU */
-		if (g.mem)
-			print_ns(prefix, "mem_ns", g.top.ns100);
-		printf("# %sno cache level claimed: %s\n", who, emulated);
+	who_of(prefix, who, sizeof(who));
+	if (emulated[0]) {		/* as the image: nothing claimed under QEMU */
+		printf("# %sno cache level and no memory latency claimed: %s\n", who, emulated);
 		return;
 	}
-	for (int i = 0; i < g.levels; i++) {
-		snprintf(name, sizeof(name), "l%d_bytes", i + 1);
-		printf("%s%s %llu bytes\n", prefix, name, (unsigned long long)g.level[i].bytes);
-		snprintf(name, sizeof(name), "l%d_ns", i + 1);
-		print_ns(prefix, name, g.level[i].ns100);
-	}
-	if (g.mem)
-		print_ns(prefix, "mem_ns", g.top.ns100);
+	guess_caches(&gc, reach, nreach, 0, &g);
 	if (!nreach)
 		printf("# %sno TLB reach given: every step is taken for a cache\n", who);
-	if (g.note[0])
-		printf("# %s%s\n", who, g.note);
+	print_levels(prefix, who, &g, c);
+}
+
+static int same_sizes(const struct curve *a, const struct curve *b)
+{
+	return a->n == b->n && !memcmp(a->bytes, b->bytes, a->n * sizeof(a->bytes[0]));
+}
+
+/* A log with TLB-local curves, as the image's lat_mem: one reference, the
+ * pointwise fastest local curve of the modes that swept the same sizes as
+ * the first; each mode's latencies from its own random curve. */
+static void print_log_guesses(const struct curve *first)
+{
+	static int64_t ref[GUESS_MAX_POINTS];
+	struct guess_curve gc = { first->n, first->bytes, ref, cpu_top };
+	struct guess g;
+	int used = 0;
+
+	for (int i = 0; i < ncurves; i++) {
+		const struct curve *c = &curves[i];
+		if (strcmp(c->pattern, "local") || !same_sizes(c, first))
+			continue;
+		for (int k = 0; k < c->n; k++)
+			if (!used || c->ns100[k] < ref[k])
+				ref[k] = c->ns100[k];
+		used++;
+	}
+	guess_caches(&gc, 0, 0, 0, &g);
+	for (int i = 0; i < ncurves; i++) {
+		const struct curve *c = &curves[i], *r = lookup(c->mode, "random");
+		char prefix[64], who[64];
+
+		if (strcmp(c->pattern, "local") || !same_sizes(c, first))
+			continue;
+		snprintf(prefix, sizeof(prefix), "lat_mem.%.31s.", c->mode);
+		who_of(prefix, who, sizeof(who));
+		if (emulated[0]) {
+			printf("# %sno cache level and no memory latency claimed: %s\n", who, emulated);
+			continue;
+		}
+		print_levels(prefix, who, &g, r && same_sizes(r, c) ? r : c);
+	}
 }
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: mmuguess -t RANDOM [-T PAGECHASE] [-r REACH]...  (LMbench lat_mem_rd -t; tools/pagechase)\n"
-			"       mmuguess [-r REACH]... LOG                           (an mmubench console log)\n");
+	fprintf(stderr, "usage: mmuguess -t CURVE [-T PAGECHASE] [-r REACH]... [-c BYTES]  (LMbench lat_mem_rd -t; tools/pagechase)\n"
+			"       mmuguess [-r REACH]... LOG                                     (an mmubench console log)\n");
 	exit(2);
 }
 
@@ -256,6 +322,8 @@ int main(int argc, char **argv)
 			tlb_file = argv[++i];
 		else if (!strcmp(argv[i], "-r") && i + 1 < argc && nreach < 8)
 			reach[nreach++] = number(argv[++i]);
+		else if (!strcmp(argv[i], "-c") && i + 1 < argc)
+			cpu_top = number(argv[++i]);
 		else if (argv[i][0] != '-' && !log)
 			log = argv[i];
 		else
@@ -272,6 +340,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	read_log(log);
+	for (int i = 0; i < ncurves; i++)
+		if (!strcmp(curves[i].pattern, "local") && curves[i].n) {
+			print_log_guesses(&curves[i]);
+			return 0;
+		}
 	for (int i = 0; i < ncurves; i++) {
 		char prefix[64];
 		int nr = nreach;
@@ -280,7 +353,7 @@ int main(int argc, char **argv)
 			continue;
 		if (curves[i].reach)
 			reach[nr++] = curves[i].reach;
-		snprintf(prefix, sizeof(prefix), "lat_mem.%s.", curves[i].mode);
+		snprintf(prefix, sizeof(prefix), "lat_mem.%.31s.", curves[i].mode);
 		print_guess(prefix, &curves[i], reach, nr);
 	}
 	return 0;
