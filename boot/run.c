@@ -13,7 +13,7 @@
 #include "report.h"
 #include "run.h"
 
-#define MAX_METRICS 320		/* curves: a point is a metric (lat_mem: 3 x 77) */
+#define MAX_METRICS 512		/* curves: a point is a metric (tlb: 2 x 2 x 112) */
 
 struct metric {
 	const char *name, *unit;

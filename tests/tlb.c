@@ -3,14 +3,23 @@
  * A pointer chase visits P pages, one load per page, in a random cyclic
  * order (each load's address comes from the one before, so no prefetcher
  * runs ahead).  The load in page i sits at line i mod (4096 / line size),
- * so up to 4096 / line pages fall on distinct cache sets: a cache conflict
- * cannot pass for a TLB miss.  P runs from 1 to 4x the TLB's entries where
- * mmu_tlb() gives them, or to 4096 pages; where the time per load rises by
- * a fifth over the plateau (two points in a row), the step is bisected to
- * the exact P: the level's entries are the last P below it.  A level's miss
- * cost is the rise; where our own handler refills the TLB (the 405) it is
- * divided by the misses per load its counters saw, so ITLB misses of the
- * loop's own code page do not count as part of a data miss.
+ * so the P lines spread over the cache's sets as P lines in a row would.
+ * Beside it, at every P, the same chase over P lines packed in a row (a
+ * page holds 4096 / line of them: few pages, no TLB misses): what the
+ * caches alone make of P lines.  The TLB's share of a load is the
+ * difference, and the curve the probe reads is the spread chase less the
+ * packed one's rise over its own smallest point (Saavedra's and
+ * Calibrator's subtraction): when P lines outgrow the L1 data cache both
+ * chases slow alike, so a cache step is never taken for a TLB level.
+ * P runs from 1 to 4x the TLB's entries where a software-refilled TLB
+ * gives them, else to MAX_PAGES (16384: 4x the largest second-level TLBs
+ * in use, 1536-4096 entries); where that curve rises by a fifth over the
+ * plateau (two points in a row), the step is bisected to the exact P
+ * where half its rise is reached: the level's entries are the last P
+ * below it, up to MAX_LEVELS levels 4x apart (LEVEL_APART).  A
+ * level's miss cost is the rise; where our own handler refills the TLB
+ * (the 405) it is divided by the misses per load its counters saw, so ITLB
+ * misses of the loop's own code page do not count as part of a data miss.
  *
  * The 405 also counts: at every P, mmu_tlb()->walk walks the same pages,
  * registers only, and gives the misses of one warm pass.  The last level
@@ -20,7 +29,11 @@
  * fit the unpinned slots (else each load evicts the page needed next).
  *
  * Modes with large pages (and no pins) sweep again with the page size as
- * stride, as far as free RAM goes, and say when that is too little.
+ * stride, as far as free RAM goes, and say when that is too little.  On a
+ * set-associative TLB (hardware refill) the stride is a large page plus
+ * 4 KiB: at the page size alone every page shares the address bits that
+ * index a 4K TLB's sets, so where the host backs a guest's large page
+ * with small ones, one set's ways would pass for the entries.
  * Levels are claimed only where time shows them: not with translation off,
  * not under QEMU TCG, where a hardware-walked TLB costs nothing and times
  * are the host's; under -icount the 405's software refill is exact
@@ -30,21 +43,26 @@
 #include "probe.h"
 
 #define PAGE		4096u
-#define MAX_PAGES	4096u		/* sweep end where nothing says */
-#define MAX_POINTS	72
-#define MAX_LEVELS	2
+#define MAX_PAGES	16384u		/* sweep end where nothing says (see above) */
+#define MAX_POINTS	112		/* 29 coarse, 14 a level's bisection */
+#define MAX_LEVELS	3
+/* TLB levels in use are 8x or more apart in entries (L1 32-96, L2 512-4096;
+ * the 405's shadow 8 and main 64): a step within 4x of the level below is
+ * that level's ramp, not a level. */
+#define LEVEL_APART	4
 #define WARM_PASSES	4		/* before the counted one: time for stale entries to go */
 
 struct point {
 	uint32_t pages;
-	struct probe_time t;
+	struct probe_time t;		/* the spread chase less the packed one's rise */
+	int64_t spread100, packed100;	/* ns x 100 a load: the two chases as measured */
 	int64_t walk_misses;		/* one warm counted pass; -1: not counted */
 	int64_t misses1000;		/* chase: misses per 1000 loads (405); -1 */
 };
 
 struct sweep {
 	uintptr_t base;
-	uint32_t stride, max_pages;
+	uint32_t stride, page, max_pages;	/* stride: page, or page + 4 KiB (above) */
 	const char *tag;		/* "" for 4K, "_16m" etc. */
 	struct point pt[MAX_POINTS];	/* every point measured, by P */
 	int n;
@@ -59,7 +77,7 @@ struct chase {
 	uint64_t loads, misses;
 };
 
-static uint16_t order[MAX_PAGES];
+static uint32_t order[MAX_PAGES];
 
 /* The timed loop: n dependent loads.  Aligned so that the loop stays on
  * one code page (one TLB entry for its instructions).  The miss counters
@@ -85,16 +103,24 @@ static uint64_t chase_run(void *arg, uint32_t n)
 	return t;
 }
 
-static uintptr_t slot(const struct sweep *s, uint32_t i)
+static uint32_t line_bytes(void)
 {
-	uint32_t line = probe_cache_line() ? probe_cache_line() : 32;
+	return probe_cache_line() ? probe_cache_line() : 32;
+}
 
+/* Load i: in page i at line i mod (4096 / line); packed: line i in a row. */
+static uintptr_t slot(const struct sweep *s, uint32_t i, int packed)
+{
+	uint32_t line = line_bytes();
+
+	if (packed)
+		return s->base + (uintptr_t)i * line;
 	return s->base + (uintptr_t)i * s->stride + (i % (PAGE / line)) * line;
 }
 
-/* Pages 0..P-1 linked in a random cyclic order (fixed seed: the same
+/* Loads 0..P-1 linked in a random cyclic order (fixed seed: the same
  * order every run). */
-static void **build_chain(const struct sweep *s, uint32_t pages)
+static void **build_chain(const struct sweep *s, uint32_t pages, int packed)
 {
 	uint32_t x = 2463534242u;
 
@@ -107,8 +133,8 @@ static void **build_chain(const struct sweep *s, uint32_t pages)
 		k = order[i], order[i] = order[j], order[j] = k;
 	}
 	for (uint32_t i = 0; i < pages; i++)
-		*(void **)slot(s, order[i]) = (void *)slot(s, order[(i + 1) % pages]);
-	return (void **)slot(s, order[0]);
+		*(void **)slot(s, order[i], packed) = (void *)slot(s, order[(i + 1) % pages], packed);
+	return (void **)slot(s, order[0], packed);
 }
 
 /* Measure P pages (once: a point already measured is returned as is). */
@@ -128,13 +154,25 @@ static const struct point *measure(struct sweep *s, uint32_t pages)
 	s->n++;
 	q = &s->pt[i];
 	q->pages = pages;
+	/* The packed chase first: what the caches make of P lines. */
+	c.p = build_chain(s, pages, 1);
+	chase_run(&c, 2 * pages);
+	if (probe_measure(chase_run, &c, &q->t) < 0)
+		q->t.ns100 = -1;
+	q->packed100 = q->t.ns100;
 	/* From an empty TLB, so that the entries are filled in walk order. */
-	c.p = build_chain(s, pages);
+	c.p = build_chain(s, pages, 0);
 	mmu_flush_all();
 	chase_run(&c, 2 * pages);			/* two warm passes */
 	c.loads = c.misses = 0;
-	if (probe_measure(chase_run, &c, &q->t) < 0)
+	if (q->packed100 < 0 || probe_measure(chase_run, &c, &q->t) < 0)
 		q->t.ns100 = -1;
+	q->spread100 = q->t.ns100;
+	if (q->t.ns100 >= 0 && s->n > 1) {	/* less the packed chase's rise over P = 1 */
+		int64_t rise = q->packed100 - s->pt[0].packed100;
+		q->t.ns100 -= rise > 0 && q != &s->pt[0] ? rise : 0;
+		q->t.cycles100 = ns100_to_cycles100(q->t.ns100);
+	}
 	q->misses1000 = tlb->refill == MMU_REFILL_SOFTWARE && c.loads ?
 			(int64_t)(c.misses * 1000 / c.loads) : -1;
 	q->walk_misses = -1;
@@ -173,32 +211,46 @@ static int sweep_run(struct sweep *s)
 			plateau = measure(s, coarse[i])->t.ns100;
 	s->levels = 0;
 	for (int i = 1; i < nc && s->levels < MAX_LEVELS; i++) {
-		int64_t thr = threshold(plateau);
+		int64_t thr = threshold(plateau), half;
 		const struct point *a;
 		uint32_t lo = coarse[i - 1], hi = coarse[i];
 
-		if (measure(s, hi)->t.ns100 <= thr ||
-		    (i + 1 < nc && measure(s, coarse[i + 1])->t.ns100 <= thr))
+		/* Two coarse points in a row above: one alone (the last, too) is noise. */
+		if (i + 1 >= nc || measure(s, hi)->t.ns100 <= thr ||
+		    measure(s, coarse[i + 1])->t.ns100 <= thr)
 			continue;
+		/* The level past the step: the higher of the first two coarse points. */
+		a = measure(s, coarse[i]);
+		if (measure(s, coarse[i + 1])->t.ns100 > a->t.ns100)
+			a = measure(s, coarse[i + 1]);
+		/* The step where half the rise is reached (a smeared step's middle;
+		 * a sharp one's edge), bisected to the exact P. */
+		half = (plateau + a->t.ns100) / 2;
+		if (measure(s, hi)->t.ns100 <= half)
+			lo = coarse[i], hi = coarse[i + 1];
 		while (hi - lo > 1) {
 			uint32_t mid = lo + (hi - lo) / 2;
 			const struct point *q = measure(s, mid);
 			if (!q)
 				break;
-			if (q->t.ns100 > thr)
+			if (q->t.ns100 > half)
 				hi = mid;
 			else
 				lo = mid;
 		}
-		/* The level's plateau: the higher of the first two coarse points past the step. */
-		a = measure(s, coarse[i]);
-		if (i + 1 < nc && measure(s, coarse[i + 1])->t.ns100 > a->t.ns100)
-			a = measure(s, coarse[i + 1]);
-		s->entries[s->levels] = lo;
-		s->before[s->levels] = plateau;
-		s->after[s->levels] = a->t.ns100;
-		s->after_pages[s->levels] = a->pages;
-		s->levels++;
+		if (s->levels && lo < LEVEL_APART * s->entries[s->levels - 1]) {
+			/* Too close to the level below to be a TLB of its own: the
+			 * rest of that level's ramp (page walks slowing as their
+			 * entries leave the caches); its miss cost takes the rise. */
+			s->after[s->levels - 1] = a->t.ns100;
+			s->after_pages[s->levels - 1] = a->pages;
+		} else {
+			s->entries[s->levels] = lo;
+			s->before[s->levels] = plateau;
+			s->after[s->levels] = a->t.ns100;
+			s->after_pages[s->levels] = a->pages;
+			s->levels++;
+		}
 		plateau = a->t.ns100;
 		i++;
 	}
@@ -212,7 +264,9 @@ static void sample_curve(struct probe_ctx *ctx, const struct sweep *s)
 	for (int i = 0; i < s->n; i++) {
 		const struct point *q = &s->pt[i];
 		snprintf(m, sizeof(m), "%lup%s_ns", (unsigned long)q->pages, s->tag);
-		probe_sample(ctx, m, q->t.ns100, 2, "ns");
+		probe_sample(ctx, m, q->spread100, 2, "ns");
+		snprintf(m, sizeof(m), "%lup%s_packed_ns", (unsigned long)q->pages, s->tag);
+		probe_sample(ctx, m, q->packed100, 2, "ns");
 		if (q->walk_misses >= 0) {
 			snprintf(m, sizeof(m), "%lup%s_misses", (unsigned long)q->pages, s->tag);
 			probe_sample(ctx, m, q->walk_misses, 0, "count");
@@ -241,7 +295,7 @@ static void sample_levels(struct probe_ctx *ctx, struct sweep *s, const char *pr
 	}
 	if (s->levels) {
 		snprintf(m, sizeof(m), "%sreach_bytes", pre);
-		probe_sample(ctx, m, (int64_t)s->entries[s->levels - 1] * s->stride, 0, "bytes");
+		probe_sample(ctx, m, (int64_t)s->entries[s->levels - 1] * s->page, 0, "bytes");
 	}
 }
 
@@ -274,7 +328,7 @@ static int tlb_run(struct probe_ctx *ctx)
 
 	probe_mem_reset();
 	memset(&s, 0, sizeof(s));
-	s.stride = PAGE;
+	s.stride = s.page = PAGE;
 	s.tag = "";
 	s.max_pages = tlb->refill == MMU_REFILL_SOFTWARE && tlb->entries ? 4 * tlb->entries :
 		      tlb->entries * 4 > MAX_PAGES ? tlb->entries * 4 : MAX_PAGES;
@@ -334,10 +388,11 @@ static int tlb_run(struct probe_ctx *ctx)
 		snprintf(tag, sizeof(tag), "_%lu%s", (unsigned long)(lp >= (1u << 20) ? lp >> 20 : lp >> 10),
 			 lp >= (1u << 20) ? "m" : "k");
 		l.tag = tag;
-		l.stride = lp;
+		l.page = lp;
+		l.stride = lp + (tlb->refill == MMU_REFILL_HARDWARE ? PAGE : 0);
 		l.max_pages = s.max_pages;
 		avail = probe_mem_avail(lp, 0);
-		avail = avail / lp;
+		avail = avail / l.stride;
 		if (avail < l.max_pages)
 			l.max_pages = avail;
 		if (l.max_pages < 2) {
@@ -346,7 +401,7 @@ static int tlb_run(struct probe_ctx *ctx)
 				   (unsigned long)lp >> 10);
 			return RESULT_PASS;
 		}
-		l.base = probe_mem_alloc((size_t)l.max_pages * lp, lp, 0, "tlb: large pages");
+		l.base = probe_mem_alloc((size_t)l.max_pages * l.stride, lp, 0, "tlb: large pages");
 		if (!l.base || sweep_run(&l) < 0)
 			return probe_fail(ctx, "large-page sweep failed");
 		sample_curve(ctx, &l);
