@@ -172,14 +172,14 @@ static int cmp64(const void *a, const void *b)
 /* The median of the samples taken (sorted in a copy: samples[] stays by rep). */
 static int64_t median(const struct metric *m)
 {
-	static int64_t v[MAX_REPS];
+	static int64_t sorted[MAX_REPS];
 	int n = 0;
 
 	for (int k = 0; k < config.reps; k++)
 		if (m->taken[k])
-			v[n++] = m->samples[k];
-	qsort(v, n, sizeof(*v), cmp64);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+			sorted[n++] = m->samples[k];
+	qsort(sorted, n, sizeof(*sorted), cmp64);
+	return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
 /* What the MMU counted during one repetition, as samples like any other:

@@ -1,6 +1,7 @@
 /* The 405's 64-bit timebase: reading it, and knowing its rate. */
 #include <stdio.h>
 #include "arch.h"
+#include "probe.h"
 #include "boot_info.h"
 #include "ppc405.h"
 
