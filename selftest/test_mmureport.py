@@ -437,16 +437,15 @@ def test_compare_holm_correction():
     """Holm over the comparison's tests: p = 0.029 alone is no difference among
     five tests; p = 1.1e-5 (10 and 10, fully apart) stays one."""
     c, ms, out = compared(small_log(samples_body(BARE, HOLM)))
+    y, x = ms["demand.null_fault_ns"], ms["demand.page_fault_ns"]
+    assert y["p"] == pytest.approx(2 / 70) and y["p"] < 0.05
+    assert y["verdict"].startswith("no difference beyond the run-to-run noise after Holm's"), y
+    assert x["p"] == pytest.approx(2 / 184756)               # 2 / C(20, 10)
+    assert x["verdict"].startswith("B is higher than A (worse), beyond the run-to-run noise"), x
     assert c["correction"] == "holm" and c["tests"] == 5
     assert "Holm's correction over the 5 tests" in out
-    y = ms["demand.null_fault_ns"]
-    assert y["p"] == pytest.approx(2 / 70) and y["p"] < 0.05
-    assert y["p_holm"] == pytest.approx(4 * 2 / 70)          # second of five: x (5 - 2 + 1)
-    assert y["verdict"].startswith("no difference beyond the run-to-run noise after Holm's")
-    x = ms["demand.page_fault_ns"]
-    assert x["p"] == pytest.approx(2 / 184756)               # 2 / C(20, 10)
+    assert y["p_holm"] == pytest.approx(4 * 2 / 70)          # second of five: (5 - 2 + 1) p
     assert x["p_holm"] == pytest.approx(5 * 2 / 184756)
-    assert x["verdict"].startswith("B is higher than A (worse), beyond the run-to-run noise")
     for name in ("demand.kmap_ns", "demand.prot_fault_ns", "demand.remap_batch_ns"):
         assert ms[name]["p_holm"] >= ms[name]["p"] and "no difference" in ms[name]["verdict"]
     assert "Note: Holm's first step over 5 tests asks p < 0.01; 4 and 4 repetitions" in out
@@ -497,7 +496,7 @@ def test_compare_emulated_says_so():
     c, ms, _ = compared(log, "ref405ep-1:a", "ref405ep-2:a")
     assert c["tests"] == 0
     assert ms["demand.page_fault_ns"]["verdict"] == (
-        "not comparable as time: A emulated: instruction counts, not time, B not emulated")
+        "not comparable as time: A emulated: instruction counts, not time; B not emulated")
 
 
 COUNTED_ALL = ["dtlb_misses", "itlb_misses", "page_faults", "prot_faults", "tlb_writes", "flushes"]

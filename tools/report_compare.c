@@ -169,7 +169,7 @@ static void verdict(char *buf, size_t size, struct item *it, double ma, double m
 		count_verdict(buf, size, it, ma, mb);
 		return;
 	case K_MIXED:
-		snprintf(buf, size, "not comparable as time: A %s, B %s", emul_words(it->ea),
+		snprintf(buf, size, "not comparable as time: A %s; B %s", emul_words(it->ea),
 			 emul_words(it->eb));
 		return;
 	case K_FEW:
