@@ -389,9 +389,13 @@ int print_compare(FILE *f, FILE *json, const struct report *rep, const char *an,
 		items[i].left_out = !classify(&items[i], a, na, b, nb);
 	ntests = correct(items, n);
 
-	fprintf(f, "Comparison: A = %s, B = %s (Mann-Whitney U over the repetitions, two-sided, alpha %.2f, "
-		"Holm's correction over the %d test%s below; counts compared exactly)\n", an, bn, ALPHA,
-		ntests, ntests == 1 ? "" : "s");
+	fprintf(f, "Comparison: A = %s, B = %s (Mann-Whitney U over the repetitions, two-sided, alpha %.2f, ",
+		an, bn, ALPHA);
+	if (ntests)
+		fprintf(f, "Holm's correction over the %d test%s below", ntests, ntests == 1 ? "" : "s");
+	else
+		fprintf(f, "no test below, nothing to correct");
+	fprintf(f, "; counts compared exactly)\n");
 	sides_from(f, "A", a, na);
 	sides_from(f, "B", b, nb);
 	fprintf(f, "%-44s %-12s %12s %12s %8s %12s %3s %3s %8s %8s  %s\n", "metric", "unit", "A median",
