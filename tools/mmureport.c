@@ -1,6 +1,7 @@
 /*
- * mmureport: mmubench logs in; LMbench-style tables, comparisons with a
- * significance test, CSV, JSON and gnuplot plots out.
+ * mmureport: mmubench logs in; LMbench-style tables, comparisons (a
+ * significance test with Holm's correction, counts exactly), CSV, JSON
+ * and gnuplot plots out.
  *
  *   mmureport [--strict] [--no-tables] [--compare A B]... [--csv FILE]
  *             [--json FILE] [--plot DIR] [FILE|-]...

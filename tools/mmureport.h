@@ -2,8 +2,8 @@
  * mmureport's model of what it read: runs (one mmubench report, from
  * "KTAP version 1" to its status line, or one LMbench lat_mem_rd file),
  * their measurements with each repetition's sample, and their curves.
- * report_parse.c fills it, report_stats.c tests, report_out.c and
- * report_plot.c print it.
+ * report_parse.c fills it, report_stats.c tests, report_out.c,
+ * report_compare.c and report_plot.c print it.
  */
 #ifndef MMUREPORT_H
 #define MMUREPORT_H
@@ -66,8 +66,15 @@ const struct meas *run_find(const struct run *r, const char *probe, const char *
  * sets *x (bytes or pages) and prefix (the part before the number). */
 int curve_point(const char *metric, double *x, char *prefix, size_t size);
 
+/* A table row or a comparison side's member: a run in one of its modes. */
+struct row {
+	const struct run *run;
+	const char *mode;
+};
+
 /* report_stats.c */
 double median_of(const double *v, int n);
+void sort_doubles(double *v, int n);
 struct mwu {
 	int n1, n2;
 	double u;			/* U of the first sample */
@@ -76,13 +83,32 @@ struct mwu {
 	double p_min;			/* the smallest p these sizes can give */
 };
 void mann_whitney(const double *a, int n1, const double *b, int n2, struct mwu *out);
+/* The fewest repetitions a side (equal numbers) whose complete separation
+ * reaches p <= level; 0 when more than 50 would be needed. */
+int mwu_needed_reps(double level);
+/* Holm's step-down adjustment of n p-values in place: the i-th smallest
+ * becomes max over j <= i of min(1, (n - j + 1) p_(j)). */
+void holm_adjust(double *p, int n);
 
 /* report_out.c */
 void print_tables(FILE *f, const struct report *rep);
-/* A comparison: returns 0, or -1 (and a message) when a side selects nothing. */
-int print_compare(FILE *f, FILE *json, const struct report *rep, const char *a, const char *b);
 int write_csv(FILE *f, const struct report *rep);
 void write_json_runs(FILE *f, const struct report *rep);
+/* A count the image prints only where a counter counts it (else absent). */
+int is_counter(const char *probe, const char *metric);
+void json_str(FILE *f, const char *s);
+void json_num(FILE *f, double v);		/* null when not finite */
+/* A comparison's side: "MODE", "BOARD", "RUN" (label, file, #N) or "RUN:MODE". */
+int select_rows(const struct report *rep, const char *spec, struct row *rows, int max);
+int distinct_modes(const struct row *rows, int n);
+/* Did the probe give any figure on this side (in this mode, where given)? */
+int probe_ran(const struct row *rows, int n, const char *mode, const char *probe);
+int side_lost_lines(const struct row *rows, int n);
+void sides_from(FILE *f, const char *which, const struct row *s, int n);
+
+/* report_compare.c */
+/* A comparison: returns 0, or -1 (and a message) when a side selects nothing. */
+int print_compare(FILE *f, FILE *json, const struct report *rep, const char *a, const char *b);
 
 /* report_plot.c */
 int write_plots(const struct report *rep, const char *dir);

@@ -1,6 +1,7 @@
 /*
  * mmureport's text outputs: the LMbench-style tables (the image's own
- * sections and columns, include/table_defs.h), comparisons, CSV and JSON.
+ * sections and columns, include/table_defs.h), CSV and JSON (comparisons:
+ * report_compare.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -8,8 +9,6 @@
 
 #include "mmureport.h"
 #include "table_defs.h"
-
-#define ALPHA 0.05
 
 /* ---- the tables ---- */
 
@@ -20,11 +19,6 @@ static int same_config(const struct run *a, const struct run *b)
 	return !strcmp(a->board, b->board) && !strcmp(a->platform, b->platform) &&
 	       !strcmp(a->args, b->args);
 }
-
-struct row {
-	const struct run *run;
-	const char *mode;
-};
 
 /* Rows in order: configuration by configuration (first appearance), each
  * mode, each run of that configuration. */
@@ -183,7 +177,7 @@ void print_tables(FILE *f, const struct report *rep)
 		print_table(f, rep, t, rows, n);
 }
 
-/* ---- comparisons ---- */
+/* ---- a comparison's sides ---- */
 
 static int token_matches_run(const struct run *r, const char *tok)
 {
@@ -196,7 +190,7 @@ static int token_matches_run(const struct run *r, const char *tok)
 }
 
 /* A side: "MODE", "BOARD", "RUN" (label, file, #N) or "RUN:MODE". */
-static int select_rows(const struct report *rep, const char *spec, struct row *rows, int max)
+int select_rows(const struct report *rep, const char *spec, struct row *rows, int max)
 {
 	char run_tok[256] = "", mode_tok[64] = "";
 	const char *colon = strrchr(spec, ':');
@@ -221,7 +215,7 @@ static int select_rows(const struct report *rep, const char *spec, struct row *r
 	return n;
 }
 
-static int distinct_modes(const struct row *rows, int n)
+int distinct_modes(const struct row *rows, int n)
 {
 	int d = 0;
 	for (int i = 0; i < n; i++) {
@@ -233,86 +227,47 @@ static int distinct_modes(const struct row *rows, int n)
 	return d;
 }
 
-/* The observations of one metric on one side: every repetition's sample
- * where the log has them (reps > 1), else each run's figure. */
-static int observations(const struct row *rows, int n, const char *mode, const char *probe,
-			const char *metric, double **out, const char **unit)
+/* Did the probe give any figure on this side (in this mode, where given)? */
+int probe_ran(const struct row *rows, int n, const char *mode, const char *probe)
 {
-	int k = 0, cap = 16;
-	double *v = malloc(cap * sizeof(double));
-
 	for (int i = 0; i < n; i++) {
+		const struct run *r = rows[i].run;
 		if (mode && strcmp(rows[i].mode, mode))
 			continue;
-		const struct meas *m = run_find(rows[i].run, probe, rows[i].mode, metric);
-		if (!m)
-			continue;
-		*unit = m->unit;
-		int add = m->nsamples ? m->nsamples : 1;
-		if (k + add > cap) {
-			cap = (k + add) * 2;
-			v = realloc(v, cap * sizeof(double));
-		}
-		if (m->nsamples)
-			memcpy(v + k, m->samples, m->nsamples * sizeof(double));
-		else
-			v[k] = m->value;
-		k += add;
+		for (int k = 0; k < r->nm; k++)
+			if (!isnan(r->m[k].value) && !strcmp(r->m[k].mode, rows[i].mode) &&
+			    !strcmp(r->m[k].probe, probe))
+				return 1;
 	}
-	*out = v;
-	return k;
+	return 0;
 }
 
-/* Smaller is better for times and counts of trouble, bigger for MB/s. */
-static int better_when_lower(const char *unit, const char *metric)
+int side_lost_lines(const struct row *rows, int n)
 {
-	if (!strcmp(unit, "MB/s") || !strcmp(unit, "MHz"))
-		return 0;
-	if (!strcmp(unit, "ns") || !strcmp(unit, "us") || !strcmp(unit, "cycles") ||
-	    strstr(metric, "misses") || strstr(metric, "faults") || strstr(metric, "flushes"))
-		return 1;
-	return -1;		/* no direction: sizes, counts, ticks, percent */
+	for (int i = 0; i < n; i++)
+		if (rows[i].run->losses)
+			return 1;
+	return 0;
 }
 
-/* The fewest repetitions on each side (equal numbers) that can reach ALPHA. */
-static int needed_reps(void)
+/* "A from: <platform>[; <platform>...]": where a side's figures come from. */
+void sides_from(FILE *f, const char *which, const struct row *s, int n)
 {
-	static const double a[] = { 0 }, b[] = { 1 };
-	for (int k = 2; k < 20; k++) {
-		double x[20], y[20];
-		struct mwu t;
-		for (int i = 0; i < k; i++)
-			x[i] = i, y[i] = 100 + i;
-		mann_whitney(x, k, y, k, &t);
-		if (t.p_min <= ALPHA)
-			return k;
+	fprintf(f, "%s from: ", which);
+	for (int i = 0, listed = 0; i < n; i++) {
+		int seen = 0;
+		for (int j = 0; j < i; j++)
+			seen |= !strcmp(s[j].run->platform, s[i].run->platform);
+		if (!seen)
+			fprintf(f, "%s%s", listed++ ? "; " : "",
+				s[i].run->platform[0] ? s[i].run->platform : "platform unknown");
 	}
-	(void)a, (void)b;
-	return 20;
+	fprintf(f, "\n");
 }
 
-static void verdict(char *buf, size_t size, const struct mwu *t, double ma, double mb,
-		    const char *unit, const char *metric, const char *an, const char *bn)
-{
-	int lower = better_when_lower(unit, metric);
+/* ---- CSV and JSON ---- */
 
-	if (t->n1 < 2 || t->n2 < 2 || t->p_min > ALPHA) {
-		snprintf(buf, size, "too few repetitions for a verdict (%d and %d; %d each can show p<%.2f)",
-			 t->n1, t->n2, needed_reps(), ALPHA);
-	} else if (t->p < 0) {
-		snprintf(buf, size, "the same in every repetition: no noise, no difference");
-	} else if (t->p < ALPHA) {
-		const char *dir = mb > ma ? "higher" : mb < ma ? "lower" : "different";
-		const char *judge = lower < 0 || mb == ma ? "" :
-				    (mb < ma) == (lower == 1) ? " (better)" : " (worse)";
-		snprintf(buf, size, "%s is %s than %s%s, beyond the run-to-run noise (p=%.3g)", bn,
-			 dir, an, judge, t->p);
-	} else {
-		snprintf(buf, size, "no difference beyond the run-to-run noise (p=%.2g)", t->p);
-	}
-}
-
-static void json_str(FILE *f, const char *s)
+void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -327,128 +282,13 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void json_num(FILE *f, double v)
+void json_num(FILE *f, double v)
 {
 	if (isfinite(v))
 		fprintf(f, "%.10g", v);
 	else
 		fprintf(f, "null");
 }
-
-int print_compare(FILE *f, FILE *json, const struct report *rep, const char *an, const char *bn)
-{
-	struct row a[512], b[512];
-	int na = select_rows(rep, an, a, 512), nb = select_rows(rep, bn, b, 512);
-	int by_mode, first = 1;
-
-	for (int s = 0; s < 2; s++)
-		if (!(s ? nb : na)) {
-			fprintf(stderr, "mmureport: --compare: '%s' names no mode, board or run of the input "
-				"(a side is MODE, BOARD, RUN or RUN:MODE; RUN a board-N label, a file or #N)\n",
-				s ? bn : an);
-			return -1;
-		}
-	/* One mode a side: compare the metrics across them.  Several (two
-	 * boards, two runs): mode by mode, the modes both have. */
-	by_mode = distinct_modes(a, na) > 1 || distinct_modes(b, nb) > 1;
-
-	fprintf(f, "Comparison: A = %s, B = %s (Mann-Whitney U over the repetitions, two-sided, alpha %.2f)\n",
-		an, bn, ALPHA);
-	fprintf(f, "%-44s %-12s %12s %12s %8s %12s %3s %3s %8s  %s\n", "metric", "unit", "A median",
-		"B median", "B/A", "B-A", "nA", "nB", "p", "verdict");
-	if (json) {
-		fprintf(json, "{\"a\": ");
-		json_str(json, an);
-		fprintf(json, ", \"b\": ");
-		json_str(json, bn);
-		fprintf(json, ", \"alpha\": %.2f, \"metrics\": [", ALPHA);
-	}
-	int shown = 0;
-	for (int i = 0; i < na; i++) {
-		const struct run *r = a[i].run;
-		for (int k = 0; k < r->nm; k++) {
-			const struct meas *m = &r->m[k];
-			double x;
-			char pfx[48], name[96], words[160];
-			const char *unit = m->unit;
-
-			if (strcmp(m->mode, a[i].mode) || isnan(m->value) ||
-			    curve_point(m->metric, &x, pfx, sizeof(pfx)))
-				continue;
-			/* Once per metric (and mode): at its first row on side A. */
-			int dup = 0;
-			for (int j = 0; j < i && !dup; j++)
-				if ((!by_mode || !strcmp(a[j].mode, m->mode)) &&
-				    run_find(a[j].run, m->probe, a[j].mode, m->metric))
-					dup = 1;
-			for (int q = 0; q < k && !dup; q++)
-				dup = !strcmp(r->m[q].probe, m->probe) && !strcmp(r->m[q].metric, m->metric) &&
-				      !strcmp(r->m[q].mode, m->mode) && !isnan(r->m[q].value);
-			if (dup)
-				continue;
-			double *va, *vb;
-			int n1 = observations(a, na, by_mode ? m->mode : 0, m->probe, m->metric, &va, &unit);
-			int n2 = observations(b, nb, by_mode ? m->mode : 0, m->probe, m->metric, &vb, &unit);
-			if (!n1 || !n2) {
-				free(va), free(vb);
-				continue;
-			}
-			struct mwu t;
-			mann_whitney(va, n1, vb, n2, &t);
-			double ma = median_of(va, n1), mb = median_of(vb, n2);
-			double ratio = ma != 0 ? mb / ma : NAN;
-			verdict(words, sizeof(words), &t, ma, mb, unit, m->metric, "A", "B");
-			if (by_mode)
-				snprintf(name, sizeof(name), "%s.%s.%s", m->probe, m->mode, m->metric);
-			else
-				snprintf(name, sizeof(name), "%s.%s", m->probe, m->metric);
-			char p[16] = "-";
-			if (t.p >= 0 && t.p_min <= ALPHA)
-				snprintf(p, sizeof(p), "%.3g", t.p);
-			char rt[16] = "-";
-			if (isfinite(ratio))
-				snprintf(rt, sizeof(rt), "%.4g", ratio);
-			fprintf(f, "%-44s %-12s %12.*f %12.*f %8s %12.*f %3d %3d %8s  %s\n", name, unit,
-				m->decimals, ma, m->decimals, mb, rt, m->decimals, mb - ma, n1, n2, p, words);
-			if (json) {
-				fprintf(json, "%s\n  {\"metric\": ", first ? "" : ",");
-				json_str(json, name);
-				fprintf(json, ", \"unit\": ");
-				json_str(json, unit);
-				fprintf(json, ", \"a_median\": ");
-				json_num(json, ma);
-				fprintf(json, ", \"b_median\": ");
-				json_num(json, mb);
-				fprintf(json, ", \"ratio\": ");
-				json_num(json, ratio);
-				fprintf(json, ", \"difference\": ");
-				json_num(json, mb - ma);
-				fprintf(json, ", \"n_a\": %d, \"n_b\": %d, \"u\": ", n1, n2);
-				json_num(json, t.u);
-				fprintf(json, ", \"p\": ");
-				json_num(json, t.p >= 0 ? t.p : NAN);
-				fprintf(json, ", \"method\": \"%s\", \"verdict\": ", t.p < 0 ? "none" :
-					t.exact ? "exact" : "normal");
-				json_str(json, words);
-				fprintf(json, "}");
-				first = 0;
-			}
-			shown++;
-			free(va), free(vb);
-		}
-	}
-	if (json)
-		fprintf(json, "]}");
-	if (!shown) {
-		fprintf(stderr, "mmureport: --compare %s %s: no metric in common%s\n", an, bn,
-			by_mode ? " (mode by mode: name one mode a side as RUN:MODE)" : "");
-		return -1;
-	}
-	fprintf(f, "\n");
-	return 0;
-}
-
-/* ---- CSV and JSON ---- */
 
 static void csv_field(FILE *f, const char *s)
 {
@@ -462,6 +302,62 @@ static void csv_field(FILE *f, const char *s)
 		fputc('"', f);
 	} else
 		fputs(s, f);
+}
+
+/* Counts the image prints only where something counts them (boot/run.c's
+ * run-loop counters; the spaces probe's per kind of switch).  Where a
+ * probe and mode have the group's anchor (or, without one, any member),
+ * the members absent from the log are null in the CSV and JSON: no
+ * counter counted them there (or, in a run with lost lines, their line
+ * was lost) -- never a 0. */
+static const struct {
+	const char *probe, *anchor, *names[7];
+} counted[] = {
+	{ 0, 0, { "dtlb_misses", "itlb_misses", "page_faults", "prot_faults", "tlb_writes",
+		  "flushes" } },
+	{ "spaces", "flush_switch_ns", { "flush_switch_flushes", "flush_switch_dtlb_misses" } },
+	{ "spaces", "tagged_switch_ns", { "tagged_switch_flushes", "tagged_switch_dtlb_misses" } },
+};
+
+int is_counter(const char *probe, const char *metric)
+{
+	for (unsigned g = 0; g < sizeof(counted) / sizeof(counted[0]); g++)
+		for (int c = 0; (!counted[g].probe || !strcmp(counted[g].probe, probe)) &&
+				counted[g].names[c]; c++)
+			if (!strcmp(counted[g].names[c], metric))
+				return 1;
+	return 0;
+}
+
+/* After measurement k, if it is the last of its probe and mode: the
+ * counts absent there (names into out, at most 16); their number. */
+static int absent_counts(const struct run *r, int k, const char **out)
+{
+	const struct meas *m = &r->m[k];
+	int n = 0;
+
+	if (r->lmbench)
+		return 0;
+	for (int q = k + 1; q < r->nm; q++)
+		if (!isnan(r->m[q].value) && !strcmp(r->m[q].probe, m->probe) &&
+		    !strcmp(r->m[q].mode, m->mode))
+			return 0;
+	for (unsigned g = 0; g < sizeof(counted) / sizeof(counted[0]); g++) {
+		int any = 0, first = n;
+		if (counted[g].probe && strcmp(counted[g].probe, m->probe))
+			continue;
+		if (counted[g].anchor)
+			any = run_find(r, m->probe, m->mode, counted[g].anchor) != 0;
+		for (int c = 0; counted[g].names[c]; c++) {
+			if (run_find(r, m->probe, m->mode, counted[g].names[c]))
+				any = 1;
+			else if (n < 16)
+				out[n++] = counted[g].names[c];
+		}
+		if (!any)
+			n = first;
+	}
+	return n;
 }
 
 int write_csv(FILE *f, const struct report *rep)
@@ -486,6 +382,15 @@ int write_csv(FILE *f, const struct report *rep)
 			for (int s = 0; s < m->nsamples; s++)
 				fprintf(f, "%s%.*f", s ? ";" : "", m->decimals, m->samples[s]);
 			fputc('\n', f);
+			const char *absent[16];
+			for (int a = 0, na = absent_counts(r, k, absent); a < na; a++) {
+				fprintf(f, "%d,", r->index);
+				for (unsigned j = 0; j < sizeof(fields) / sizeof(fields[0]) - 1; j++) {
+					csv_field(f, fields[j]);
+					fputc(',', f);
+				}
+				fprintf(f, "%s,,count,,\n", absent[a]);	/* value null */
+			}
 		}
 	}
 	return 0;
@@ -543,6 +448,15 @@ void write_json_runs(FILE *f, const struct report *rep)
 			}
 			fprintf(f, "]}");
 			first = 0;
+			const char *absent[16];
+			for (int a = 0, na = absent_counts(r, k, absent); a < na; a++) {
+				fprintf(f, ",\n   {\"probe\": ");
+				json_str(f, m->probe);
+				fprintf(f, ", \"mode\": ");
+				json_str(f, m->mode);
+				fprintf(f, ", \"metric\": \"%s\", \"value\": null, \"unit\": \"count\", "
+					"\"line\": null, \"samples\": []}", absent[a]);
+			}
 		}
 		fprintf(f, "]}");
 	}

@@ -180,7 +180,8 @@ static void take_line(struct run *r, const char *text, unsigned long lineno)
 		if (sscanf(text, "# mmubench %47s on %23s (%15[^)])", r->version, r->board,
 			   r->arch) < 2)
 			r->board[0] = 0;
-	} else if (!strncmp(text, "# cpu: ", 7)) {
+	} else if (!strncmp(text, "# cpu: ", 7) && !r->cpu[0]) {
+		/* The first names the CPU; the sandbox's second says where it is pinned. */
 		snprintf(r->cpu, sizeof(r->cpu), "%s", text + 7);
 	} else if (!strncmp(text, "# platform: ", 12)) {
 		snprintf(r->platform, sizeof(r->platform), "%s", text + 12);

@@ -14,7 +14,8 @@
  * Phi(z)).  Both as SciPy's mannwhitneyu (method "exact" / "asymptotic",
  * use_continuity=True).  p_min is the smallest p-value the sizes allow
  * (the exact p of the most extreme ranking), so a caller can tell "too
- * few repetitions" from "no difference".
+ * few repetitions" from "no difference".  holm_adjust() corrects a
+ * comparison's p-values for their number.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -26,6 +27,11 @@ static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
+}
+
+void sort_doubles(double *v, int n)
+{
+	qsort(v, n, sizeof(double), cmp_double);
 }
 
 double median_of(const double *v, int n)
@@ -142,5 +148,54 @@ void mann_whitney(const double *a, int n1, const double *b, int n2, struct mwu *
 out:
 	free(all);
 	free(rank);
+	free(idx);
+}
+
+/* The fewest repetitions on each side (equal numbers) whose complete
+ * separation reaches p <= level; 0 beyond 50. */
+int mwu_needed_reps(double level)
+{
+	for (int k = 2; k <= 50; k++) {
+		double x[50], y[50];
+		struct mwu t;
+		for (int i = 0; i < k; i++)
+			x[i] = i, y[i] = 100 + i;
+		mann_whitney(x, k, y, k, &t);
+		if (t.p_min <= level)
+			return k;
+	}
+	return 0;
+}
+
+/* Holm (1979): sorted ascending, p_(i) is rejected at alpha when every
+ * (n - j + 1) p_(j) <= alpha for j <= i; the adjusted value says the same
+ * as one number to hold against alpha.  Valid whatever the dependence
+ * between the tests (one run's ns and cycles are the same timing). */
+void holm_adjust(double *p, int n)
+{
+	int *idx = malloc(n * sizeof(int));
+	double run = 0;
+
+	if (!idx) {
+		for (int i = 0; i < n; i++)	/* Bonferroni: never less strict */
+			p[i] = p[i] * n < 1 ? p[i] * n : 1;
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		int j = i;
+		while (j > 0 && p[idx[j - 1]] > p[i]) {
+			idx[j] = idx[j - 1];
+			j--;
+		}
+		idx[j] = i;
+	}
+	for (int i = 0; i < n; i++) {
+		double a = (n - i) * p[idx[i]];
+		if (a > 1)
+			a = 1;
+		if (a > run)
+			run = a;
+		p[idx[i]] = run;
+	}
 	free(idx);
 }
