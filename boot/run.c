@@ -81,6 +81,10 @@ uint64_t probe_ticks(void) { return arch_ticks(); }
 uint32_t probe_tick_hz(void) { return boot_info.tick_hz; }
 uint64_t probe_ram_bytes(void) { return boot_info.ram_bytes; }
 const char *probe_arch_name(void) { return arch_name; }
+
+static uint64_t mem_reached;
+void probe_set_mem_reached(uint64_t bytes) { mem_reached = bytes; }
+uint64_t probe_mem_reached(void) { return mem_reached; }
 const char *probe_mode_name(int index)
 {
 	return index >= 0 && index < config.nmodes ? config.modes[index]->name : "?";

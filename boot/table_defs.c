@@ -61,12 +61,14 @@ const struct table report_table_defs[] = {
 		{ "Instr per", "miss", "tlbwalk", "instructions_per_miss", 10 },
 		{ "Load", "ns/page", "tlbwalk", "ns_per_page", 9 },
 	} },
-	{ "TLB - entries by level, reach, miss cost (tlb: one load per page)", {
+	{ "TLB - entries by level, reach, miss cost (tlb: one load per page, less the caches' share)", {
 		{ "L1", "entries", "tlb", "l1_entries", 8 },
 		{ "L2", "entries", "tlb", "l2_entries", 8 },
+		{ "L3", "entries", "tlb", "l3_entries", 8 },
 		{ "Reach", "bytes", "tlb", "reach_bytes", 10 },
-		{ "Miss", "ns", "tlb", "miss_ns", 8 },
-		{ "Miss", "cycles", "tlb", "miss_cycles", 8 },
+		{ "L1 miss", "ns", "tlb", "miss_ns", 8 },
+		{ "L1 miss", "cycles", "tlb", "miss_cycles", 8 },
+		{ "L2 miss", "ns", "tlb", "l2_miss_ns", 8 },
 		{ "Large pg", "entries", "tlb", "lp_l1_entries", 8 },
 		{ "Large pg", "miss ns", "tlb", "lp_miss_ns", 8 },
 	} },

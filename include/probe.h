@@ -91,6 +91,12 @@ const char *probe_platform(void);
 uint32_t probe_cache_bytes(int level);
 uint32_t probe_cache_line(void);
 
+/* Where lat_mem's curve reached memory in this run: the smallest working
+ * set of the plateau it claimed as memory (0: none claimed), for probes
+ * that need a size beyond the caches (bw_mem). */
+void probe_set_mem_reached(uint64_t bytes);
+uint64_t probe_mem_reached(void);
+
 /* Probe memory, mapped 1:1 in every mode's default mapping: `len` bytes
  * aligned to `align` at or above `min_addr`; 0 after printing why when RAM
  * is too small.  Reset before a probe's first allocation. */

@@ -346,8 +346,11 @@ static void lat_mem_rep_done(struct probe_ctx *ctx)
 		snprintf(name, sizeof(name), "l%d", i + 1);
 		sample_level(ctx, name, mc, g.level[i].lo, g.level[i].hi);
 	}
-	if (g.mem)
+	if (g.mem) {
 		sample_level(ctx, "mem", mc, g.top.lo, g.top.hi);
+		if (!probe_mem_reached() || mc->bytes[g.top.lo] < probe_mem_reached())
+			probe_set_mem_reached(mc->bytes[g.top.lo]);
+	}
 	if (say)
 		probe_diag(ctx, "lat_mem", "%d cache level%s from the local curve%s of %s (pointwise "
 			   "fastest)%s%s", g.levels, g.levels == 1 ? "" : "s", used > 1 ? "s" : "",

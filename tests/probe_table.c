@@ -11,9 +11,9 @@ const struct probe *const probe_table[] = {
 	&probe_modeswitch,
 	&probe_tlbwalk,
 	&probe_tlb,
+	&probe_lat_mem,		/* before bw_mem, which sizes by where it saw memory */
 	&probe_bw_mem,
 	&probe_spaces,
 	&probe_aspace,
-	&probe_lat_mem,
 };
 const int probe_count = sizeof(probe_table) / sizeof(probe_table[0]);

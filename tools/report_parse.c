@@ -289,7 +289,7 @@ static int read_lmbench(struct report *rep, const char *name, const char *buf, s
 			no++;
 		if (!more || line[0] == '"') {
 			if (n) {	/* the curve so far: its guesses, as mmuguess makes them */
-				struct guess_curve gc = { n, bytes, ns100 };
+				struct guess_curve gc = { n, bytes, ns100, 0 };	/* LMbench says no cache sizes */
 				struct guess g;
 				char metric[48];
 
