@@ -20,8 +20,9 @@
  *    steady rise is never a level of its own.
  * 3. Steps, between two plateaus.  Sharp: where the last point below the
  *    half-way latency is still on the lower plateau (under a quarter of
- *    the way up: SHARP_QUARTER), that point holds the whole cache and the
- *    next one misses; caches come in the sweep's sizes, so it is the size.
+ *    the way up: SHARP_QUARTER) and the next is on the upper one (over
+ *    three quarters), that point holds the whole cache and the next one
+ *    misses; caches come in the sweep's sizes, so it is the size.
  *    Smeared: where half the loads miss, the crossing of the two
  *    plateaus' mean, interpolated between the points either side.  A
  *    physically indexed cache filled from randomly placed 4 KiB pages (a
@@ -30,10 +31,12 @@
  *    >= ways) is one half at 0.94-0.98 of the size for 256 KiB 4-way up
  *    to 32 MiB 16-way; measured crossings were 0.86 of the size (Zen 3
  *    guest, 512 KiB L2) and 1.15 (Zen 4 guest, 1 MiB L2, where L3 refills
- *    ramp).  The crossing is raised by 1/SMEAR_SHIFT (4 %) and taken down
- *    to the sweep's grid (k * 2^n, k = 1, 1.25, 1.5, 1.75): crossings
- *    from 0.84 to 1.20 of a size give that size or the point below it,
- *    never the point above.
+ *    ramp).  The crossing is raised by 1/SMEAR_SHIFT (3 %) and taken down
+ *    to the sweep's grid (k * 2^n, k = 1, 1.25, 1.5, 1.75): a crossing
+ *    gives the size or the point below it, never the point above, from
+ *    0.85 to 1.21 of a 2^n size, 0.78-1.16 of 1.25 x 2^n, 0.81-1.13 of
+ *    1.5 x 2^n and 0.83-1.11 of 1.75 x 2^n (the points either side are
+ *    1.14-1.25x away: no one shift serves every crossing seen).
  * 4. TLB steps set aside: a random chase also steps where its pages
  *    outgrow a TLB.  The lat_mem probe's levels come from its TLB-local
  *    curve, which has no such step, so it sets none aside.  A caller with
@@ -56,8 +59,8 @@
 #define PLATEAU_POINTS	3
 #define PLATEAU_TOL	30	/* percent */
 #define STEP_RATIO	130	/* percent: upper plateau over lower */
-#define SHARP_QUARTER	4	/* sharp: the last point under 1/4 of the way up */
-#define SMEAR_SHIFT	25	/* smeared: the crossing raised by 1/25 (4 %) */
+#define SHARP_QUARTER	4	/* sharp: from under 1/4 of the way up to over 3/4 */
+#define SMEAR_SHIFT	33	/* smeared: the crossing raised by 1/33 (3 %) */
 #define TLB_FACTOR_NUM	3	/* a TLB's step: within 3/2 of its reach */
 #define TLB_FACTOR_DEN	2
 #define MAX_PLATEAUS	32
@@ -199,7 +202,8 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 		while (t + 1 < p[k + 1].lo && m[t + 1] < half)
 			t++;
 		at = c->bytes[t];
-		if (m[t] * SHARP_QUARTER <= p[k].ns100 * (SHARP_QUARTER - 1) + p[k + 1].ns100 ||
+		if ((m[t] * SHARP_QUARTER <= p[k].ns100 * (SHARP_QUARTER - 1) + p[k + 1].ns100 &&
+		     m[t + 1] * SHARP_QUARTER >= p[k].ns100 + p[k + 1].ns100 * (SHARP_QUARTER - 1)) ||
 		    m[t] >= half || m[t + 1] <= half) {
 			size = at;			/* sharp (step 3) */
 		} else {
@@ -271,4 +275,23 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 		g->top.hi = p[start].hi;
 	}
 	return g->levels;
+}
+
+int guess_local(const struct guess_curve *local, int n, int64_t *ref, uint32_t *used,
+		struct guess *g)
+{
+	const struct guess_curve *mine = &local[0];
+	struct guess_curve gc = { mine->n, mine->bytes, ref, mine->cpu_top };
+
+	*used = 0;
+	for (int m = 0; m < n && m < 32; m++) {
+		const struct guess_curve *o = &local[m];
+		if (o->n != mine->n || memcmp(o->bytes, mine->bytes, mine->n * sizeof(mine->bytes[0])))
+			continue;
+		for (int i = 0; i < mine->n; i++)
+			if (!*used || o->ns100[i] < ref[i])
+				ref[i] = o->ns100[i];
+		*used |= 1u << m;
+	}
+	return guess_caches(&gc, 0, 0, 0, g);
 }

@@ -39,6 +39,14 @@ struct guess {
 int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntlb,
 		 uint64_t limit, struct guess *g);
 
+/* The lat_mem probe's guess (and mmuguess's for a log): one reference,
+ * the pointwise fastest of the TLB-local curves `local[0..n-1]` that swept
+ * the same sizes as local[0] (another job only ever adds time), into
+ * `ref` (local[0].n points), guessed with local[0].cpu_top.  The modes
+ * taken: a bit each in *used.  Returns g->levels. */
+int guess_local(const struct guess_curve *local, int n, int64_t *ref, uint32_t *used,
+		struct guess *g);
+
 /* The largest size k * 2^n, k in {1, 1.25, 1.5, 1.75}, at or below
  * `bytes` (the sweep's own grid). */
 uint64_t guess_grid_floor(uint64_t bytes);

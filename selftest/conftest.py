@@ -13,6 +13,7 @@ LOGCHECK = os.path.join(TOP, "build", "tools", "logcheck")
 
 SUFFIX = re.compile(r"  @\d+:[0-9a-f]{8}$")
 MEASUREMENT = re.compile(r"^# measurement (\S+) (-?[0-9]+(?:\.[0-9]+)?) (\S+)$")
+SAMPLE = re.compile(r"^# sample (\S+) (\d+) (-?[0-9]+(?:\.[0-9]+)?) (\S+)$")
 RESULT = re.compile(r"^(ok|not ok) (\d+) (\S+)(?: # (SKIP|TIMEOUT) (.*))?$")
 
 
@@ -25,6 +26,7 @@ class Run:
     results: dict = field(default_factory=dict)     # "probe.mode" -> "ok"/"not ok"/"skip"
     skips: dict = field(default_factory=dict)       # "probe.mode" -> reason
     measurements: dict = field(default_factory=dict)  # "probe.mode.metric" -> (float, unit)
+    samples: dict = field(default_factory=dict)     # ("probe.mode.metric", rep) -> float
 
     def value(self, name):
         assert name in self.measurements, f"no measurement {name} in:\n{self.log}"
@@ -55,6 +57,10 @@ def parse(log):
         m = MEASUREMENT.match(line)
         if m:
             run.measurements[m.group(1)] = (float(m.group(2)), m.group(3))
+            continue
+        m = SAMPLE.match(line)
+        if m:
+            run.samples[(m.group(1), int(m.group(2)))] = float(m.group(3))
             continue
         m = RESULT.match(line)
         if m:

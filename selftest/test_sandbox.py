@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from conftest import LOGCHECK, TOP, parse
-from sandbox_sizes import collect, getconf, judge, reference_mode, run_args
+from sandbox_sizes import MODES, RUNS, getconf, judge, run_args
 from test_lat_mem import L1_CYCLES, one_point_below
 
 SANDBOX = os.path.join(TOP, "build", "sandbox", "mmubench")
@@ -118,12 +118,13 @@ def test_watchdog_stops_a_probe_and_the_run_goes_on():
 @pytest.fixture(scope="module")
 def latency_runs():
     """lat_mem and tlb in 4k and thp, 3 repetitions each (each figure is
-    already the median of 3), as many runs as sandbox_sizes.collect() says."""
-    def run_once():
-        run = run_sandbox(*run_args(), timeout=180)
+    already the median of 3), sandbox_sizes.RUNS runs."""
+    runs = []
+    for _ in range(RUNS):
+        run = run_sandbox(*run_args(), timeout=300)
         assert run.status() == "pass", run.log
-        return run
-    return collect([], run_once)
+        runs.append(run)
+    return runs
 
 
 def median_of(runs, name):
@@ -132,9 +133,8 @@ def median_of(runs, name):
 
 @pytest.fixture(scope="module")
 def cache_guess(latency_runs):
-    """The sizes as sandbox_sizes.judge() reads them (its docstring says
-    why the faster half, and why quiet runs for L2).  Latencies are judged
-    on the median."""
+    """The sizes as sandbox_sizes.judge() reads them: per mode, the median
+    over the runs of the image's own guesses."""
     return judge(latency_runs)
 
 
@@ -144,54 +144,63 @@ def figures(curve, want):
                     if want // 4 <= s <= 2 * want)
 
 
-def check_size(cache_guess, latency_runs, level, conf, disturbed):
-    """The guess of `level` from sandbox_sizes.judge() against getconf's
-    `conf`, within one sweep point below, as the issue allows (the guess
-    takes the nearer cache size to where half the loads miss, so it is the
-    size or a point off).  Wrong where `disturbed(curve, want)` names why
-    the curve cannot show the size: a SKIP with the figures; wrong on a
-    curve that shows it: a failure."""
+def no_step(curve, want):
+    """Why the fastest local curve shows no step at `want`, or None: a step
+    is there when twice the size is at least 1.3x half of it (boot/guess.c's
+    STEP_RATIO; levels are 2x apart in latency)."""
+    lo, hi = want // 2, 2 * want
+    if lo not in curve or hi not in curve:
+        return f"the sweep does not cover {lo >> 10}-{hi >> 10} KiB"
+    if curve[hi] < 1.3 * curve[lo]:
+        return f"no step in the curve at {want >> 10} KiB (the data shows none)"
+    return None
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("level,conf", [("l1", "LEVEL1_DCACHE_SIZE"), ("l2", "LEVEL2_CACHE_SIZE")])
+def test_cache_size_is_the_cpus(cache_guess, latency_runs, level, conf, mode):
+    """The image's guess in each mode (median of the runs) against
+    getconf's, within one sweep point below, never above (boot/guess.c step
+    3 says why).  A SKIP only where the data shows no step at that size."""
     want = getconf(conf)
     if not want:
         pytest.skip(f"getconf {conf} reports nothing here")
-    mode, sizes, judged = cache_guess
-    curve, got, out = judged[level]
-    guessed = got.get(f"{level}_bytes", 0)
+    got, curve = cache_guess
+    guessed = got[mode][level]
+    sizes = sorted(curve)
     if one_point_below(sizes, want) <= guessed <= want:
         return
-    why = disturbed(curve, want)
-    huge = re.search(r"# (thp: \d+ of \d+ MiB[^@]*?)\s*@", latency_runs[0].log)
-    text = (f"{level} guess {guessed:.0f} for {want} in mode {mode}; {figures(curve, want)}"
-            + (f"; {huge.group(1)}" if huge else "") + f"; {out.splitlines()[-1]}")
+    text = f"{level} guess {guessed:.0f} for {want} in mode {mode}; {figures(curve, want)}"
+    why = no_step(curve, want)
     if why:
         pytest.skip(f"{why}: {text}")
     pytest.fail(text)
 
 
-def test_l1d_size_is_the_cpus(cache_guess, latency_runs):
-    # Disturbed: the faster half of the runs already missed at the point
-    # below L1 (a third again the latency at a quarter of it; a quiet run's
-    # is within 10 %): most runs never saw the cache undisturbed.
-    def disturbed(curve, want):
-        lo, quarter = max(s for s in curve if s < want), want // 4
-        if quarter in curve and curve[lo] > 1.33 * curve[quarter]:
-            return "runs disturbed before L1's size (an SMT sibling or another job)"
-        return None
-    check_size(cache_guess, latency_runs, "l1", "LEVEL1_DCACHE_SIZE", disturbed)
+def test_memory_is_past_the_caches_or_absent(latency_runs):
+    """Main memory, where claimed, at least 3x L2's latency (levels are 2x
+    apart and memory lies past L3); the diagnostic says why where not."""
+    for run in latency_runs:
+        for mode in MODES:
+            mem = run.measurements.get(f"lat_mem.{mode}.mem_ns")
+            if mem:
+                assert mem[0] >= 3 * run.value(f"lat_mem.{mode}.l2_ns"), run.log
+            else:
+                assert re.search(rf"# lat_mem\.{mode}: .*memory not", run.log), run.log
 
 
-def test_l2_size_is_the_cpus(cache_guess, latency_runs):
-    # Where the host scatters our pages the step is smeared far below the
-    # size; boot/guess.c places it where half the loads miss, which stays at
-    # the size on average, but a machine busy for the whole test can still
-    # move it a size off.  Disturbed: the step that smeared, 1.5 times the
-    # L2-hit latency already at 3/4 of L2 (a sharp step is within 20 %).
-    def disturbed(curve, want):
-        quarter, three_q = want // 4, want * 3 // 4
-        if quarter in curve and three_q in curve and curve[three_q] > 1.5 * curve[quarter]:
-            return "L2 step smeared below its size (pages scattered by the host)"
-        return None
-    check_size(cache_guess, latency_runs, "l2", "LEVEL2_CACHE_SIZE", disturbed)
+def test_no_tlb_level_is_the_l1ds_line_count(latency_runs):
+    """A chase of one line a page overflows the L1d at (L1d / line) pages;
+    the tlb probe subtracts the packed chase, so no level sits there."""
+    l1, line = getconf("LEVEL1_DCACHE_SIZE"), getconf("LEVEL1_DCACHE_LINESIZE") or 64
+    if not l1:
+        pytest.skip("getconf reports no L1d")
+    lines = l1 // line
+    for run in latency_runs:
+        for mode in MODES:
+            for k in (1, 2, 3):
+                n = run.measurements.get(f"tlb.{mode}.l{k}_entries", (0,))[0]
+                assert not (lines * 0.9 <= n <= lines * 1.1), (mode, k, n, lines)
 
 
 def test_l1_latency_is_the_documented_one(latency_runs):
@@ -202,8 +211,7 @@ def test_l1_latency_is_the_documented_one(latency_runs):
     want = L1_CYCLES.get((vendor, family, model), L1_CYCLES.get((vendor, family)))
     if want is None:
         pytest.skip(f"{vendor} family {family} model {model}: no documented L1 latency here")
-    mode = reference_mode(latency_runs[0])
-    got = median_of(latency_runs, f"lat_mem.{mode}.l1_cycles")
+    got = median_of(latency_runs, "lat_mem.4k.l1_cycles")
     assert abs(got - want) <= 0.5, (got, want)
 
 

@@ -286,31 +286,6 @@ static int lat_mem_run(struct probe_ctx *ctx)
 	return RESULT_PASS;
 }
 
-/* The reference of this repetition: the pointwise fastest of the local
- * curves of every mode that swept the same sizes as `mine`; the modes'
- * names into `from`.  Returns how many modes it took. */
-static int reference(const struct probe_ctx *ctx, const struct mode_curves *mine, int64_t *ref,
-		     char *from, size_t size)
-{
-	int used = 0;
-
-	from[0] = 0;
-	for (int m = 0; m < ctx->nmodes && m < PROBE_MAX_MODES; m++) {
-		const struct mode_curves *o = &curves[m];
-		size_t len = strlen(from);
-
-		if (o->rep != ctx->rep || o->n != mine->n ||
-		    memcmp(o->bytes, mine->bytes, mine->n * sizeof(mine->bytes[0])))
-			continue;
-		for (int i = 0; i < mine->n; i++)
-			if (!used || o->local[i] < ref[i])
-				ref[i] = o->local[i];
-		snprintf(from + len, size - len, "%s%s", used ? "," : "", probe_mode_name(m));
-		used++;
-	}
-	return used;
-}
-
 static void sample_level(struct probe_ctx *ctx, const char *name, const struct mode_curves *mc,
 			 int lo, int hi)
 {
@@ -322,9 +297,11 @@ static void sample_level(struct probe_ctx *ctx, const char *name, const struct m
 static void lat_mem_rep_done(struct probe_ctx *ctx)
 {
 	const struct mode_curves *mc = &curves[ctx->mode_index];
+	struct guess_curve local[PROBE_MAX_MODES];
 	static int64_t ref[MAX_POINTS];
-	char name[48], from[64];
-	int say = ctx->rep == 0, used;
+	char name[48], from[64] = "";
+	int say = ctx->rep == 0, n = 0, order[PROBE_MAX_MODES];
+	uint32_t used;
 	struct guess g;
 
 	if (mc->rep != ctx->rep)
@@ -335,11 +312,20 @@ static void lat_mem_rep_done(struct probe_ctx *ctx)
 				   probe_platform());
 		return;
 	}
-	used = reference(ctx, mc, ref, from, sizeof(from));
-	{
-		struct guess_curve gc = { mc->n, mc->bytes, ref, cpu_top() };
-		guess_caches(&gc, 0, 0, 0, &g);
+	/* This mode's curve first (the sizes to match), then the others that ran. */
+	for (int k = -1; k < ctx->nmodes && k < PROBE_MAX_MODES; k++) {
+		int m = k < 0 ? ctx->mode_index : k;
+		if ((k >= 0 && m == ctx->mode_index) || curves[m].rep != ctx->rep)
+			continue;
+		local[n] = (struct guess_curve){ curves[m].n, curves[m].bytes, curves[m].local, cpu_top() };
+		order[n++] = m;
 	}
+	guess_local(local, n, ref, &used, &g);
+	for (int m = 0; m < ctx->nmodes; m++)		/* the modes taken, in run order */
+		for (int j = 0; j < n; j++)
+			if (order[j] == m && (used & 1u << j))
+				snprintf(from + strlen(from), sizeof(from) - strlen(from), "%s%s",
+					 from[0] ? "," : "", probe_mode_name(m));
 	for (int i = 0; i < g.levels; i++) {
 		snprintf(name, sizeof(name), "l%d_bytes", i + 1);
 		probe_sample(ctx, name, (int64_t)g.level[i].bytes, 0, "bytes");
@@ -353,7 +339,7 @@ static void lat_mem_rep_done(struct probe_ctx *ctx)
 	}
 	if (say)
 		probe_diag(ctx, "lat_mem", "%d cache level%s from the local curve%s of %s (pointwise "
-			   "fastest)%s%s", g.levels, g.levels == 1 ? "" : "s", used > 1 ? "s" : "",
+			   "fastest)%s%s", g.levels, g.levels == 1 ? "" : "s", used & (used - 1) ? "s" : "",
 			   from, g.note[0] ? "; " : "", g.note);
 }
 

@@ -262,20 +262,17 @@ static int same_sizes(const struct curve *a, const struct curve *b)
 static void print_log_guesses(const struct curve *first)
 {
 	static int64_t ref[GUESS_MAX_POINTS];
-	struct guess_curve gc = { first->n, first->bytes, ref, cpu_top };
+	struct guess_curve local[MAX_CURVES];
 	struct guess g;
-	int used = 0;
+	uint32_t used;
+	int n = 0;
 
-	for (int i = 0; i < ncurves; i++) {
-		const struct curve *c = &curves[i];
-		if (strcmp(c->pattern, "local") || !same_sizes(c, first))
-			continue;
-		for (int k = 0; k < c->n; k++)
-			if (!used || c->ns100[k] < ref[k])
-				ref[k] = c->ns100[k];
-		used++;
-	}
-	guess_caches(&gc, 0, 0, 0, &g);
+	local[n++] = (struct guess_curve){ first->n, first->bytes, first->ns100, cpu_top };
+	for (int i = 0; i < ncurves; i++)
+		if (&curves[i] != first && !strcmp(curves[i].pattern, "local"))
+			local[n++] = (struct guess_curve){ curves[i].n, curves[i].bytes, curves[i].ns100,
+							   cpu_top };
+	guess_local(local, n, ref, &used, &g);
 	for (int i = 0; i < ncurves; i++) {
 		const struct curve *c = &curves[i], *r = lookup(c->mode, "random");
 		char prefix[64], who[64];
