@@ -256,7 +256,7 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 		add_note(g, "a step after the last level was set aside: memory not claimed");
 	} else if (c->cpu_top && c->bytes[p[start].hi] < 2 * c->cpu_top) {
 		snprintf(text, sizeof(text), "memory not reached: the CPU reports a %llu KiB cache, "
-			 "the sweep ends at %llu KiB, under twice that", (unsigned long long)(c->cpu_top >> 10),
+			 "the sweep ends at %llu KiB", (unsigned long long)(c->cpu_top >> 10),
 			 (unsigned long long)(c->bytes[n - 1] >> 10));
 		add_note(g, text);
 	} else if (!c->cpu_top && (!g->levels || c->bytes[n - 1] < 4 * g->level[g->levels - 1].bytes)) {

@@ -124,7 +124,7 @@ int probe_skip(struct probe_ctx *ctx, const char *fmt, ...)
 
 void probe_diag(struct probe_ctx *ctx, const char *probe, const char *fmt, ...)
 {
-	char text[160];
+	char text[180];			/* a line is at most 200 (boot/report.c) */
 	va_list ap;
 
 	va_start(ap, fmt);
