@@ -283,3 +283,28 @@ def test_generator_covers_the_range():
     for key in (("l2", True), ("l3", False), ("l3", True), ("l3 past the sweep", True),
                 ("smear", "sharp"), ("smear", "ramp"), ("smear", "placement")):
         assert key in seen, key
+
+
+# --- recorded curves of real machines (selftest/data/README.md) -----------
+
+DATA = os.path.join(TOP, "selftest", "data")
+
+
+@pytest.mark.parametrize("name,args,prefixes,l1,l2", [
+    # Intel Xeon (Golden/Redwood Cove server core) KVM guest, getconf L1d
+    # 48 KiB, L2 2 MiB; the thp mode's random curve of an older image (no
+    # local curve then), its TLB steps among the caches (first level at
+    # 256-384 KiB, a ramp into L2's own step).
+    ("xeon-sandbox-thp-random.txt", ["-t", "-c", "503316480"], [""], 48 << 10, 2 << 20),
+    # AMD EPYC Zen 4 KVM guest, CPUID L1d 32 KiB, L2 1 MiB: a whole log of
+    # lat_mem in 4k and thp, 3 repetitions (the log path, as the image).
+    ("epyc-zen4-sandbox-lat_mem.log", [], ["lat_mem.4k.", "lat_mem.thp."], 32 << 10, 1 << 20),
+])
+def test_recorded_curves_name_the_cpus_caches(name, args, prefixes, l1, l2):
+    path = os.path.join(DATA, name)
+    cmd = [args[0], path, *args[1:]] if args else [path]
+    out = mmuguess(*cmd)
+    for prefix in prefixes:
+        got = parse(out, prefix)
+        assert right_size(got.get("l1_bytes"), l1), out
+        assert right_size(got.get("l2_bytes"), l2), out
