@@ -80,8 +80,11 @@ def synthetic(tmp_path, levels, mem, top=128 << 20, noise=0.03, seed=1, spikes=(
 
 
 def one_point_below(sizes, reported):
-    """The sweep point just below `reported` (the guess may be that or it)."""
-    return max(s for s in sizes if s < reported)
+    """The sweep point just below `reported` (the guess may be that or it);
+    sizes are named on the probe's grid (k x 2^n, k = 1..1.75) whatever the
+    curve's own sweep (LMbench's is finer), so the grid's point where finer."""
+    grid = [p * q // 4 for p in (1 << k for k in range(9, 34)) for q in (4, 5, 6, 7)]
+    return min(max(s for s in sizes if s < reported), max(g for g in grid if g < reported))
 
 
 # --- synthetic curves ---------------------------------------------------

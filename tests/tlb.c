@@ -168,9 +168,10 @@ static const struct point *measure(struct sweep *s, uint32_t pages)
 	if (q->packed100 < 0 || probe_measure(chase_run, &c, &q->t) < 0)
 		q->t.ns100 = -1;
 	q->spread100 = q->t.ns100;
-	if (q->t.ns100 >= 0 && s->n > 1) {	/* less the packed chase's rise over P = 1 */
+	if (q->t.ns100 >= 0 && q != &s->pt[0]) {	/* less the packed chase's rise over P = 1 */
 		int64_t rise = q->packed100 - s->pt[0].packed100;
-		q->t.ns100 -= rise > 0 && q != &s->pt[0] ? rise : 0;
+		if (rise > 0)		/* never below 0: -1 says the timer failed */
+			q->t.ns100 = q->t.ns100 > rise ? q->t.ns100 - rise : 0;
 		q->t.cycles100 = ns100_to_cycles100(q->t.ns100);
 	}
 	q->misses1000 = tlb->refill == MMU_REFILL_SOFTWARE && c.loads ?
