@@ -88,6 +88,8 @@ static int set_cpu(const char *key, const char *value)
 
 const struct boot_arg arch_args[] = {
 	{ "cpu", "the CPU to pin to (default: the one the program started on)", set_cpu },
+	{ "ram", "the sandbox's RAM in bytes, K, M or G, a 2 MiB multiple (default: a quarter of "
+		 "MemAvailable, at most 2816M)", sandbox_set_ram },
 	{ 0 }
 };
 
@@ -114,6 +116,18 @@ static uint64_t raw_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
+/* main()'s first act, before we know which clock arch_ticks() will be:
+ * both are read, and arch_calibrate_ticks keeps the one it chooses, so
+ * that boot time is one clock's difference. */
+static uint64_t entry_tsc, entry_ns;
+
+void sandbox_entry_clocks(struct boot_info *bi)
+{
+	entry_tsc = __rdtsc();
+	entry_ns = raw_ns();
+	bi->entry_ticks = entry_ns;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -134,12 +148,14 @@ void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
 		sandbox_cpuid(0x80000007, 0, r);
 	if (!(r[3] & (1u << 8))) {
 		use_tsc = 0;
+		bi->entry_ticks = entry_ns;
 		bi->tick_hz = 1000000000u;
 		bi->tick_hz_source = "clock_gettime(CLOCK_MONOTONIC_RAW) in ns: the TSC is not "
 				     "invariant (CPUID 0x80000007 EDX bit 8 clear)";
 		return;
 	}
 	use_tsc = 1;
+	bi->entry_ticks = entry_tsc;
 	if (max_leaf >= 0x15) {
 		sandbox_cpuid(0x15, 0, r);
 		if (r[0] && r[1] && r[2]) {
