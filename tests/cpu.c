@@ -73,7 +73,7 @@ static int cpu_run(struct probe_ctx *ctx)
 		   TRIALS, (unsigned long)n, QUIET, list);
 	probe_sample(ctx, "mhz", (int64_t)best, 3, "MHz");
 	probe_sample(ctx, "mhz_spread", best ? (int64_t)((hi - lo) * 10000000 / best) : 0, 2, "percent");
-	probe_sample(ctx, "cycle_ps", best ? (int64_t)(1000000000000ull / best / 1000) : 0, 0, "ps");
+	probe_sample(ctx, "cycle_ps", best ? (int64_t)((1000000000ull + best / 2) / best) : 0, 0, "ps");
 	return RESULT_PASS;
 }
 
