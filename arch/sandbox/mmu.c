@@ -398,7 +398,7 @@ static void space_fini(struct mmu_space *s)
 
 static const char *unavailable(const struct mmu_mode *m)
 {
-	static char why[96];
+	static char why[128];
 	char buf[32];
 
 	if (m->variant == 1) {
@@ -413,7 +413,7 @@ static const char *unavailable(const struct mmu_mode *m)
 			return "the default huge page is not 2 MiB (/proc/meminfo Hugepagesize)";
 		if (free < need) {
 			snprintf(why, sizeof(why), "needs %ld free 2 MiB huge pages, has %ld "
-				 "(HugePages_Free; vm.nr_hugepages)", need, free);
+				 "(vm.nr_hugepages; or a smaller ram=)", need, free);
 			return why;
 		}
 	}
