@@ -89,7 +89,7 @@ static int set_cpu(const char *key, const char *value)
 const struct boot_arg arch_args[] = {
 	{ "cpu", "the CPU to pin to (default: the one the program started on)", set_cpu },
 	{ "ram", "the sandbox's RAM in bytes, K, M or G, a 2 MiB multiple (default: a quarter of "
-		 "MemAvailable, at most 2816M)", sandbox_set_ram },
+		 "MemAvailable, at most 2812M)", sandbox_set_ram },
 	{ 0 }
 };
 

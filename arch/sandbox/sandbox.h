@@ -8,14 +8,15 @@
  *
  * RAM_BYTES is chosen at start (entry.c): up to a quarter of MemAvailable,
  * or the ram= boot argument, in 2 MiB steps, at most RAM_MAX_BYTES: RAM
- * ends below the address spaces' window at 0xC0000000 (include/mmu.h),
- * above which the probes map their scratch windows (0xD0000000...). */
+ * ends below the self-check's alias page, 4 MiB below the address spaces'
+ * window at 0xC0000000 (boot/mmu.c, include/mmu.h); the probes' scratch
+ * windows lie above (0xD0000000...). */
 #ifndef SANDBOX_H
 #define SANDBOX_H
 
 #define RAM_BASE	0x10000000
-#define RAM_LAYOUT_END	0xC0000000		/* MMU_SPACE_BASE */
-#define RAM_MAX_BYTES	(RAM_LAYOUT_END - RAM_BASE)	/* 2816 MiB */
+#define RAM_LAYOUT_END	0xBFC00000		/* MMU_SPACE_BASE - 4 MiB */
+#define RAM_MAX_BYTES	(RAM_LAYOUT_END - RAM_BASE)	/* 2812 MiB */
 #define RAM_MIN_BYTES	0x04000000		/* 64 MiB: the image's 4 and 60 for probes */
 #define RAM_BYTES	sandbox_ram_bytes
 #define RAM_END		(RAM_BASE + sandbox_ram_bytes)
