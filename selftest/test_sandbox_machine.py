@@ -63,8 +63,9 @@ def test_ram_is_a_quarter_of_mem_available_at_most_the_layout():
     assert "a quarter of MemAvailable" in source
     assert ("at most what the sandbox's layout holds" in source) == (mib == LAYOUT_MIB)
     # The largest RAM still leaves the self-check its alias page below 0xC0000000.
-    run = sandbox("probes=boot", "modes=4k", f"ram={LAYOUT_MIB}M")
-    assert run.rc == 0 and "no room for the alias check" not in run.log, run.log
+    if min(before, after) > LAYOUT_MIB:
+        run = sandbox("probes=boot", "modes=4k", f"ram={LAYOUT_MIB}M")
+        assert run.rc == 0 and "no room for the alias check" not in run.log, run.log
 
 
 def test_ram_argument_sets_it():
