@@ -19,6 +19,8 @@ static void note(struct x86_cpu_desc *d, const char *what)
 {
 	size_t n = strlen(d->tlb_note);
 
+	if (strstr(d->tlb_note, what))
+		return;			/* said once */
 	snprintf(d->tlb_note + n, sizeof(d->tlb_note) - n, "%s%s", n ? "; " : "", what);
 }
 
