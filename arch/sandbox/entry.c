@@ -17,6 +17,7 @@
 uintptr_t sandbox_ram_bytes;
 const char *sandbox_ram_source;
 static char ram_source[160], ram_error[160];
+static uint64_t avail_at_start;		/* MemAvailable as the size was chosen, bytes */
 
 /* "512M", "1G", "0x40000000", "786432K": bytes, or -1. */
 static int parse_size(const char *s, uint64_t *out)
@@ -101,6 +102,7 @@ void sandbox_ram_choose(void)
 
 	if (sandbox_ram_bytes)
 		return;
+	avail_at_start = avail;
 	n = read_file("/proc/self/cmdline", cmdline, sizeof(cmdline));
 	for (int i = 0; i < n; i += strlen(cmdline + i) + 1)
 		if (i && !strncmp(cmdline + i, "ram=", 4))
@@ -118,11 +120,14 @@ void sandbox_ram_choose(void)
 		sandbox_ram_source = "the minimum, for a run that stops at its arguments";
 		return;
 	}
-	if (quarter < RAM_MIN_BYTES) {
-		printf("mmubench: error: sandbox RAM: %s; give ram=SIZE (at least %u MiB)\n",
-		       kib < 0 ? "no MemAvailable in /proc/meminfo" : "a quarter of MemAvailable is "
-		       "below the sandbox's minimum", RAM_MIN_BYTES >> 20);
-		exit(2);
+	if (quarter < RAM_MIN_BYTES) {		/* write(): stdio would allocate */
+		char msg[160];
+		int len = snprintf(msg, sizeof(msg), "mmubench: error: sandbox RAM: %s; give ram=SIZE "
+				   "(at least %u MiB)\n", kib < 0 ? "no MemAvailable in /proc/meminfo" :
+				   "a quarter of MemAvailable is below the minimum", RAM_MIN_BYTES >> 20);
+		ssize_t w = write(1, msg, len);
+		(void)w;
+		_exit(2);
 	}
 	sandbox_ram_bytes = quarter < RAM_MAX_BYTES ? quarter : RAM_MAX_BYTES;
 	snprintf(ram_source, sizeof(ram_source), "a quarter of MemAvailable (%llu MiB, /proc/meminfo)%s",
@@ -131,12 +136,12 @@ void sandbox_ram_choose(void)
 	sandbox_ram_source = ram_source;
 }
 
-/* The ram= boot argument: sandbox_ram_choose() already applied it. */
+/* The ram= boot argument: sandbox_ram_choose() already applied it; the
+ * verdict here is the same (the same MemAvailable). */
 int sandbox_set_ram(const char *key, const char *value)
 {
-	long kib = mem_available();
 	uint64_t bytes;
-	const char *why = check_ram(value, kib > 0 ? (uint64_t)kib << 10 : 0, &bytes);
+	const char *why = check_ram(value, avail_at_start, &bytes);
 
 	if (*why) {
 		arg_error(key, value, why);
