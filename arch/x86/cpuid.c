@@ -106,8 +106,10 @@ static int decode_leaf18(x86_cpuid_fn cpuid, struct x86_cpu_desc *d)
 	return found;
 }
 
-/* AMD's 4-bit associativity code (0x80000006, 0x80000019).  AMD's newer
- * PPRs give 4 and up as ranges (6 = 8 to 15 ways): those are bounds. */
+/* AMD's 4-bit associativity code (0x80000006, 0x80000019): a table with
+ * gaps (4, 6, 8, 16, 32, ... ways; no 12 or 24), and Zen's skewed L2 dTLBs
+ * fall in them (AMD's manual gives Zen 1 12 ways where the code says 8):
+ * from 4 ways up a code is a lower bound. */
 static void amd_assoc4(struct x86_tlb *t, unsigned code)
 {
 	static const uint8_t ways[16] = { 0, 1, 2, 3, 4, 6, 8, 0, 16, 0, 32, 48, 64, 96, 128, 0 };

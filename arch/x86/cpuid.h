@@ -16,7 +16,7 @@ enum { X86_TLB_L1, X86_TLB_L2, X86_TLB_LEVELS };	/* L1 dTLB; STLB / AMD's L2 dTL
 struct x86_tlb {
 	uint32_t entries;		/* 0: not reported */
 	uint32_t ways;			/* 0: not reported; fully associative: = entries */
-	uint8_t ways_at_least;		/* AMD's ranged codes (6 = 8 to 15 ways): a bound */
+	uint8_t ways_at_least;		/* AMD's codes from 4 ways up: a lower bound */
 };
 
 struct x86_cpu_desc {
