@@ -183,7 +183,7 @@ endif
 FORCE:
 
 tools: $(BUILD)/tools/logcheck $(BUILD)/tools/console $(BUILD)/tools/mmuguess $(BUILD)/tools/pagechase \
-	$(BUILD)/tools/mmureport
+	$(BUILD)/tools/mmureport $(BUILD)/tools/cpuiddecode
 
 # Host programs; logcheck and console share the line check (tools/linecheck.c).
 HOST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -Iinclude -Itools
@@ -218,6 +218,13 @@ $(BUILD)/fuzz/fuzz_report: tools/fuzz/fuzz_report.c $(filter-out tools/mmureport
 $(BUILD)/fuzz/fuzz_args: tools/fuzz/fuzz_args.c boot/args.c include/args.h include/config.h
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_args.c boot/args.c
+
+# cpuiddecode: the image's CPUID decoder (arch/x86/cpuid*.c) on recorded
+# registers, for selftest/test_cpuid.py.
+CPUID_SRCS := arch/x86/cpuid.c arch/x86/cpuid_leaf2.c arch/x86/cpuid_report.c
+$(BUILD)/tools/cpuiddecode: tools/cpuiddecode.c $(CPUID_SRCS) arch/x86/cpuid.h include/report.h
+	@mkdir -p $(dir $@)
+	$(Q)cc $(HOST_CFLAGS) -o $@ tools/cpuiddecode.c $(CPUID_SRCS)
 
 $(BUILD)/tools/pagechase: tools/pagechase.c
 	@mkdir -p $(dir $@)

@@ -7,4 +7,4 @@ ARCH_CFLAGS	:= -fno-omit-frame-pointer -U__linux__ -U__gnu_linux__ -m32 -march=i
 ARCH_LDFLAGS	:= -m elf_i386
 LDSCRIPT	:= ldscripts/i386.ld
 MKIMAGE_ARCH	:= x86
-ARCH_SRCS	:= $(wildcard arch/i386/*.c arch/i386/*.S) arch/x86/add_chain.c
+ARCH_SRCS	:= $(wildcard arch/i386/*.c arch/i386/*.S arch/x86/*.c)

@@ -6,4 +6,4 @@ HOSTED		:= 1
 CROSS		:=
 ARCH_CFLAGS	:= -fno-pie -fno-omit-frame-pointer -Wno-format-truncation
 ARCH_LDFLAGS	:= -no-pie
-ARCH_SRCS	:= $(wildcard arch/sandbox/*.c arch/sandbox/*.S) arch/x86/add_chain.c
+ARCH_SRCS	:= $(wildcard arch/sandbox/*.c arch/sandbox/*.S arch/x86/*.c)

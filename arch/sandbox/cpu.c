@@ -15,6 +15,7 @@
 #include "args.h"
 #include "report.h"
 #include "sandbox.h"
+#include "../x86/cpuid.h"
 
 const char arch_name[] = "sandbox";
 
@@ -87,6 +88,8 @@ static int set_cpu(const char *key, const char *value)
 
 const struct boot_arg arch_args[] = {
 	{ "cpu", "the CPU to pin to (default: the one the program started on)", set_cpu },
+	{ "ram", "the sandbox's RAM in bytes, K, M or G, a 2 MiB multiple (default: a quarter of "
+		 "MemAvailable, at most 2812M)", sandbox_set_ram },
 	{ 0 }
 };
 
@@ -113,6 +116,18 @@ static uint64_t raw_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
+/* main()'s first act, before we know which clock arch_ticks() will be:
+ * both are read, and arch_calibrate_ticks keeps the one it chooses, so
+ * that boot time is one clock's difference. */
+static uint64_t entry_tsc, entry_ns;
+
+void sandbox_entry_clocks(struct boot_info *bi)
+{
+	entry_tsc = __rdtsc();
+	entry_ns = raw_ns();
+	bi->entry_ticks = entry_ns;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -133,12 +148,14 @@ void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
 		sandbox_cpuid(0x80000007, 0, r);
 	if (!(r[3] & (1u << 8))) {
 		use_tsc = 0;
+		bi->entry_ticks = entry_ns;
 		bi->tick_hz = 1000000000u;
 		bi->tick_hz_source = "clock_gettime(CLOCK_MONOTONIC_RAW) in ns: the TSC is not "
 				     "invariant (CPUID 0x80000007 EDX bit 8 clear)";
 		return;
 	}
 	use_tsc = 1;
+	bi->entry_ticks = entry_tsc;
 	if (max_leaf >= 0x15) {
 		sandbox_cpuid(0x15, 0, r);
 		if (r[0] && r[1] && r[2]) {
@@ -172,67 +189,17 @@ void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
 	}
 }
 
-/* ---- caches and TLBs ---- */
+/* ---- caches and TLBs: arch/x86/cpuid.c ---- */
 
-static struct {
-	uint32_t l1d, l2, l3, line;		/* bytes */
-	uint32_t dtlb, dtlb_2m, stlb, stlb_2m;	/* entries */
-	const char *cache_src, *tlb_src;
-	int done;
-} info;
-
-/* Leaf 4 (Intel) and 0x8000001D (AMD, with TOPOEXT) have one layout. */
-static int deterministic(uint32_t leaf)
-{
-	uint32_t r[4];
-	int found = 0;
-
-	for (uint32_t sub = 0; sub < 16; sub++) {
-		sandbox_cpuid(leaf, sub, r);
-		unsigned type = r[0] & 0x1f, level = (r[0] >> 5) & 7;
-		if (!type)
-			break;
-		uint32_t bytes = ((r[1] >> 22) + 1) * (((r[1] >> 12) & 0x3ff) + 1) *
-				 ((r[1] & 0xfff) + 1) * (r[2] + 1);
-		found++;
-		if (level == 1 && type == 1)
-			info.l1d = bytes, info.line = (r[1] & 0xfff) + 1;
-		else if (level == 2)
-			info.l2 = bytes;
-		else if (level == 3)
-			info.l3 = bytes;
-	}
-	return found;
-}
+static struct x86_cpu_desc info;
 
 static void read_caches(void)
 {
-	uint32_t r[4], v[4];
-	int amd;
+	static int done;
 
-	if (info.done)
-		return;
-	info.done = 1;
-	sandbox_cpuid(0, 0, v);
-	amd = v[1] == 0x68747541 || v[1] == 0x6f677948;		/* "Auth", "Hygo" */
-	sandbox_cpuid(0x80000001, 0, r);
-	if (amd && (r[2] & (1u << 22)) && max_ext >= 0x8000001d && deterministic(0x8000001d))
-		info.cache_src = "CPUID 0x8000001D";
-	else if (!amd && max_leaf >= 4 && deterministic(4))
-		info.cache_src = "CPUID 4";
-	if (amd && max_ext >= 0x80000006) {
-		sandbox_cpuid(0x80000005, 0, r);
-		info.dtlb = (r[1] >> 16) & 0xff, info.dtlb_2m = (r[0] >> 16) & 0xff;
-		if (!info.cache_src) {
-			info.l1d = (r[2] >> 24) << 10, info.line = r[2] & 0xff;
-			sandbox_cpuid(0x80000006, 0, r);
-			info.l2 = (r[2] >> 16) << 10, info.l3 = (r[3] >> 18) * (512u << 10);
-			info.cache_src = "CPUID 0x80000005/6";
-		}
-		sandbox_cpuid(0x80000006, 0, r);
-		info.stlb = (r[1] >> 16) & 0xfff, info.stlb_2m = (r[0] >> 16) & 0xfff;
-		info.tlb_src = "CPUID 0x80000005/6";
-	}
+	if (!done)
+		x86_cpuid_decode(sandbox_cpuid, &info);
+	done = 1;
 }
 
 uint32_t arch_cache_bytes(int level)
@@ -251,7 +218,7 @@ uint32_t arch_cache_line(void)
 unsigned sandbox_dtlb_entries(int large)
 {
 	read_caches();
-	return large ? info.dtlb_2m : info.dtlb;
+	return info.dtlb[X86_TLB_L1][large ? X86_PG_LARGE : X86_PG_4K].entries;
 }
 
 /* ---- the banner ---- */
@@ -259,19 +226,13 @@ unsigned sandbox_dtlb_entries(int large)
 const char *arch_platform(void)
 {
 	static char where[80];
-	uint32_t r[4];
-	char sig[13];
+	const char *hv = x86_hypervisor(sandbox_cpuid);
 
-	sandbox_cpuid(1, 0, r);
-	if (!(r[2] & (1u << 31)))
+	if (!hv)
 		return "Linux (sandbox) on bare hardware (CPUID: no hypervisor)";
-	sandbox_cpuid(0x40000000, 0, r);
-	memcpy(sig, &r[1], 4), memcpy(sig + 4, &r[2], 4), memcpy(sig + 8, &r[3], 4);
-	sig[12] = 0;
-	if (!strcmp(sig, "TCGTCGTCGTCG"))
+	if (!strcmp(hv, "QEMU TCG"))
 		return "Linux (sandbox) under QEMU TCG (emulated: no caches, no cycle timing)";
-	snprintf(where, sizeof(where), "Linux (sandbox) under %s",
-		 !strcmp(sig, "KVMKVMKVM") ? "KVM" : sig);
+	snprintf(where, sizeof(where), "Linux (sandbox) under %s", hv);
 	return where;
 }
 
@@ -314,45 +275,23 @@ long sandbox_meminfo(const char *key)
 
 void arch_describe_cpu(void)
 {
-	uint32_t r[4], v[4], brand[12];
-	char vendor[13];
+	uint32_t r[4], brand[12] = { 0 };
 	struct utsname u;
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], *s = (char *)brand;
 
 	if (uname(&u) == 0)
 		report_diag("kernel: %s %s %s (%s)", u.sysname, u.release, u.version, u.machine);
-	if (max_ext >= 0x80000004) {
-		for (int i = 0; i < 3; i++)
-			sandbox_cpuid(0x80000002 + i, 0, &brand[4 * i]);
-		char *s = (char *)brand;
-		s[47] = 0;
-		while (*s == ' ')
-			s++;
-		sandbox_cpuid(1, 0, r);
-		unsigned family = (r[0] >> 8) & 0xf, model = (r[0] >> 4) & 0xf;
-		if (family == 0xf)
-			family += (r[0] >> 20) & 0xff;
-		if (family >= 6)
-			model |= ((r[0] >> 16) & 0xf) << 4;
-		sandbox_cpuid(0, 0, v);
-		memcpy(vendor, &v[1], 4), memcpy(vendor + 4, &v[3], 4), memcpy(vendor + 8, &v[2], 4);
-		vendor[12] = 0;
-		report_diag("cpu: %s family %u model %u stepping %u (CPUID 1 EAX %#010lx): %s",
-			    vendor, family, model, r[0] & 0xf, (unsigned long)r[0], s);
-	}
 	read_caches();
-	report_diag("cpu caches (%s): L1d %lu KiB, L2 %lu KiB, L3 %lu KiB, line %lu B",
-		    info.cache_src ? info.cache_src : "not reported by CPUID",
-		    (unsigned long)info.l1d >> 10, (unsigned long)info.l2 >> 10,
-		    (unsigned long)info.l3 >> 10, (unsigned long)info.line);
-	if (info.tlb_src)
-		report_diag("cpu TLBs (%s): L1 dTLB %lu (4K) %lu (2M), L2 TLB %lu (4K) %lu (2M) "
-			    "entries", info.tlb_src, (unsigned long)info.dtlb,
-			    (unsigned long)info.dtlb_2m, (unsigned long)info.stlb,
-			    (unsigned long)info.stlb_2m);
-	else
-		report_diag("cpu TLBs: not decoded here (AMD's CPUID 0x80000005/6 only): the tlb "
-			    "probe sweeps without a size to expect");
+	for (int i = 0; i < 3 && max_ext >= 0x80000004; i++)
+		sandbox_cpuid(0x80000002 + i, 0, &brand[4 * i]);
+	s[47] = 0;
+	while (*s == ' ')
+		s++;
+	sandbox_cpuid(1, 0, r);
+	report_diag("cpu: %s family %u model %u stepping %u (CPUID 1 EAX %#010lx): %s", info.vendor,
+		    info.family, info.model, info.stepping, (unsigned long)r[0],
+		    *s ? s : "(no brand string)");
+	x86_describe_cpuid(&info);
 	if (pinned >= 0)
 		report_diag("cpu: pinned to CPU %d of %d allowed (sched_setaffinity)", pinned, allowed);
 	else
@@ -372,14 +311,6 @@ void arch_describe_cpu(void)
 /* CPUID's figures, as cpuid.flat.* on pc: here cpuid.4k.* (the first mode). */
 void arch_report_measurements(void)
 {
-	const struct { const char *name; uint32_t v; const char *unit; } m[] = {
-		{ "l1d_bytes", info.l1d, "bytes" }, { "l2_bytes", info.l2, "bytes" },
-		{ "l3_bytes", info.l3, "bytes" }, { "line_bytes", info.line, "bytes" },
-		{ "dtlb_entries", info.dtlb, "count" }, { "dtlb_large_entries", info.dtlb_2m, "count" },
-		{ "stlb_entries", info.stlb, "count" },
-	};
 	read_caches();
-	for (unsigned i = 0; i < sizeof(m) / sizeof(m[0]); i++)
-		if (m[i].v)
-			report_measurement("cpuid", "4k", m[i].name, m[i].v, 0, m[i].unit);
+	x86_report_cpuid(&info, "4k");
 }

@@ -2,18 +2,160 @@
  * RAM, then runs boot_main() on the stack in the image's area (so the
  * boot probe and the self-check see it as on the boards), as the boards'
  * start-up code does on theirs. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <ucontext.h>
+#include <unistd.h>
 #include "arch.h"
+#include "args.h"
 #include "sandbox.h"
+
+/* ---- the sandbox's RAM: sized before anything is mapped ---- */
+
+uintptr_t sandbox_ram_bytes;
+const char *sandbox_ram_source;
+static char ram_source[160], ram_error[160];
+static uint64_t avail_at_start;		/* MemAvailable as the size was chosen, bytes */
+
+/* "512M", "1G", "0x40000000", "786432K": bytes, or -1. */
+static int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	uint64_t v;
+
+	if (!*s || *s == '-')
+		return -1;
+	v = strtoull(s, &end, 0);
+	switch (*end) {
+	case 'k': case 'K': v <<= 10, end++; break;
+	case 'm': case 'M': v <<= 20, end++; break;
+	case 'g': case 'G': v <<= 30, end++; break;
+	}
+	if (*end || v >> 40)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* ram=SIZE against the layout and MemAvailable; "" when it will do. */
+static const char *check_ram(const char *value, uint64_t avail, uint64_t *bytes)
+{
+	if (parse_size(value, bytes) < 0)
+		return "not a size (bytes, or with a K, M or G suffix)";
+	if (*bytes % LARGE)
+		snprintf(ram_error, sizeof(ram_error), "not a multiple of 2 MiB (thp and hugetlb map "
+			 "RAM in 2 MiB pages)");
+	else if (*bytes < RAM_MIN_BYTES)
+		snprintf(ram_error, sizeof(ram_error), "below the sandbox's minimum of %u MiB (4 MiB "
+			 "heap and stack, the rest probe memory)", RAM_MIN_BYTES >> 20);
+	else if (*bytes > RAM_MAX_BYTES)
+		snprintf(ram_error, sizeof(ram_error), "more than the %u MiB the sandbox's layout "
+			 "holds (RAM at 0x%x, below 0x%x)", RAM_MAX_BYTES >> 20, RAM_BASE, RAM_LAYOUT_END);
+	else if (*bytes > avail)
+		snprintf(ram_error, sizeof(ram_error), "more than MemAvailable (%llu MiB, /proc/meminfo)",
+			 (unsigned long long)avail >> 20);
+	else
+		return "";
+	return ram_error;
+}
+
+/* A whole small /proc file, with read(): the heap (heap.c) lies in the
+ * RAM being sized, so no stdio (its buffers are malloc's) before it is. */
+static int read_file(const char *path, char *buf, int size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n = 0, r;
+
+	if (fd < 0)
+		return -1;
+	while (n < size - 1 && (r = read(fd, buf + n, size - 1 - n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = 0;
+	return n;
+}
+
+/* MemAvailable in KiB, -1 when /proc/meminfo has none. */
+static long mem_available(void)
+{
+	static char buf[8192];
+	char *p;
+
+	if (read_file("/proc/meminfo", buf, sizeof(buf)) < 0 || !(p = strstr(buf, "\nMemAvailable:")))
+		return -1;
+	return strtol(p + 14, 0, 10);
+}
+
+/* A quarter of MemAvailable (the machine is shared: what a run touches
+ * stays well inside what is free), at most the layout's, in 2 MiB steps;
+ * or the last ram= argument (from /proc/self/cmdline: glibc may allocate,
+ * so map RAM, before main).  A bad ram= is reported by parse_args (the
+ * setter below); no usable size at all ends the program here. */
+void sandbox_ram_choose(void)
+{
+	static char cmdline[8192];
+	long kib = mem_available();
+	uint64_t avail = kib > 0 ? (uint64_t)kib << 10 : 0, quarter = avail / 4 & ~(uint64_t)(LARGE - 1);
+	const char *ram = 0;
+	int n;
+
+	if (sandbox_ram_bytes)
+		return;
+	avail_at_start = avail;
+	n = read_file("/proc/self/cmdline", cmdline, sizeof(cmdline));
+	for (int i = 0; i < n; i += strlen(cmdline + i) + 1)
+		if (i && !strncmp(cmdline + i, "ram=", 4))
+			ram = cmdline + i + 4;
+	if (ram) {
+		uint64_t bytes;
+		if (!*check_ram(ram, avail, &bytes)) {
+			sandbox_ram_bytes = bytes;
+			snprintf(ram_source, sizeof(ram_source), "ram=%s (MemAvailable %llu MiB)", ram,
+				 (unsigned long long)avail >> 20);
+			sandbox_ram_source = ram_source;
+			return;
+		}
+		sandbox_ram_bytes = RAM_MIN_BYTES;	/* the run ends at the arguments */
+		sandbox_ram_source = "the minimum, for a run that stops at its arguments";
+		return;
+	}
+	if (quarter < RAM_MIN_BYTES) {		/* write(): stdio would allocate */
+		char msg[160];
+		int len = snprintf(msg, sizeof(msg), "mmubench: error: sandbox RAM: %s; give ram=SIZE "
+				   "(at least %u MiB)\n", kib < 0 ? "no MemAvailable in /proc/meminfo" :
+				   "a quarter of MemAvailable is below the minimum", RAM_MIN_BYTES >> 20);
+		ssize_t w = write(1, msg, len);
+		(void)w;
+		_exit(2);
+	}
+	sandbox_ram_bytes = quarter < RAM_MAX_BYTES ? quarter : RAM_MAX_BYTES;
+	snprintf(ram_source, sizeof(ram_source), "a quarter of MemAvailable (%llu MiB, /proc/meminfo)%s",
+		 (unsigned long long)avail >> 20, quarter > RAM_MAX_BYTES ? ", at most what the "
+		 "sandbox's layout holds" : "");
+	sandbox_ram_source = ram_source;
+}
+
+/* The ram= boot argument: sandbox_ram_choose() already applied it; the
+ * verdict here is the same (the same MemAvailable). */
+int sandbox_set_ram(const char *key, const char *value)
+{
+	uint64_t bytes;
+	const char *why = check_ram(value, avail_at_start, &bytes);
+
+	if (*why) {
+		arg_error(key, value, why);
+		return -1;
+	}
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
 	static ucontext_t run, back;
 	struct boot_info *bi = &boot_info;
 
-	bi->entry_ticks = arch_ticks();
+	sandbox_entry_clocks(bi);	/* bi->entry_ticks, in the clock chosen later */
 	bi->entry = ENTRY_PROGRAM;
 	bi->entry_name = "Linux exec (main's argc/argv)";
 	bi->argc = argc;

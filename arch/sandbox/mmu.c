@@ -52,7 +52,7 @@
 
 #define PAGE		4096u
 #define PRESENT		0x800u		/* in a record word, besides MMU_* (bits 0-5) */
-#define CHUNKS		(RAM_BYTES / LARGE)
+#define CHUNKS		(RAM_MAX_BYTES / LARGE)	/* for the largest RAM the layout allows */
 
 struct mmu_counters mmu_count;
 
@@ -110,6 +110,7 @@ void sandbox_ram_init(void)
 	if (done)
 		return;
 	done = 1;
+	sandbox_ram_choose();
 	ram_fd = memfd_create("mmubench-ram", MFD_CLOEXEC);
 	if (ram_fd < 0 || ftruncate(ram_fd, RAM_BYTES) < 0)
 		die("memfd for RAM");
@@ -397,7 +398,7 @@ static void space_fini(struct mmu_space *s)
 
 static const char *unavailable(const struct mmu_mode *m)
 {
-	static char why[96];
+	static char why[128];
 	char buf[32];
 
 	if (m->variant == 1) {
@@ -412,7 +413,7 @@ static const char *unavailable(const struct mmu_mode *m)
 			return "the default huge page is not 2 MiB (/proc/meminfo Hugepagesize)";
 		if (free < need) {
 			snprintf(why, sizeof(why), "needs %ld free 2 MiB huge pages, has %ld "
-				 "(HugePages_Free; vm.nr_hugepages)", need, free);
+				 "(vm.nr_hugepages; or a smaller ram=)", need, free);
 			return why;
 		}
 	}
@@ -547,8 +548,8 @@ static void figures(struct mmu_figures *f)
 		fclose(fp);
 	f->pagetable_bytes = pte * 1024;
 	f->mapped_bytes = RAM_BYTES;
-	snprintf(f->summary, sizeof(f->summary), "1:1 map of %#x-%#x, probe memory %s; "
-		 "the kernel's tables (VmPTE)", RAM_BASE, RAM_END - 1,
+	snprintf(f->summary, sizeof(f->summary), "1:1 map of %#lx-%#lx, probe memory %s; "
+		 "the kernel's tables (VmPTE)", (unsigned long)RAM_BASE, (unsigned long)RAM_END - 1,
 		 variant == 0 ? "the memfd in 4K pages" : variant == 1 ?
 		 "anonymous, MADV_HUGEPAGE" : "MAP_HUGETLB 2 MiB");
 	first_touch(mmu_current->name);

@@ -21,8 +21,12 @@ void board_putc(char c)
 
 void board_init(struct boot_info *bi)
 {
+	static char source[224];
+
 	bi->ram_bytes = RAM_BYTES;
-	bi->ram_source = "a memfd mapped at 0x10000000; the first 4 MiB our heap and stack";
+	snprintf(source, sizeof(source), "a memfd mapped at 0x10000000, sized by %s; the first 4 MiB "
+		 "our heap and stack", sandbox_ram_source);
+	bi->ram_source = source;
 	bi->cpu_hz = 0;
 	bi->cpu_hz_source = "a Linux process does not read the PLL; see the core clock";
 	mem_set_free_ram(PROBE_START, RAM_END);
