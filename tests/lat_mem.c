@@ -50,7 +50,7 @@ static int claim_emulated;		/* tests only: guess under QEMU too */
 
 /* Each mode's curves of the current repetition, for rep_done. */
 static struct mode_curves {
-	int rep;			/* the repetition they are from; -1 none */
+	int rep1;			/* the repetition they are from, plus 1; 0: none */
 	int n;
 	uint64_t bytes[MAX_POINTS];
 	int64_t local[MAX_POINTS];	/* ns x 100 */
@@ -232,7 +232,7 @@ static int lat_mem_run(struct probe_ctx *ctx)
 	char name[48];
 	int n;
 
-	mc->rep = -1;
+	mc->rep1 = 0;
 	if (!max) {		/* 4x the largest cache reported; quick: 4x the smallest */
 		for (int l = 1; l <= 3; l++)
 			if (probe_cache_bytes(l) && (!max || !ctx->quick))
@@ -282,7 +282,7 @@ static int lat_mem_run(struct probe_ctx *ctx)
 		}
 	}
 	mc->n = n;
-	mc->rep = ctx->rep;
+	mc->rep1 = ctx->rep + 1;
 	return RESULT_PASS;
 }
 
@@ -304,7 +304,7 @@ static void lat_mem_rep_done(struct probe_ctx *ctx)
 	uint32_t used;
 	struct guess g;
 
-	if (mc->rep != ctx->rep)
+	if (mc->rep1 != ctx->rep + 1)
 		return;				/* this mode did not sweep (skipped or failed) */
 	if (emulated() && !claim_emulated) {
 		if (say)
@@ -315,7 +315,7 @@ static void lat_mem_rep_done(struct probe_ctx *ctx)
 	/* This mode's curve first (the sizes to match), then the others that ran. */
 	for (int k = -1; k < ctx->nmodes && k < PROBE_MAX_MODES; k++) {
 		int m = k < 0 ? ctx->mode_index : k;
-		if ((k >= 0 && m == ctx->mode_index) || curves[m].rep != ctx->rep)
+		if ((k >= 0 && m == ctx->mode_index) || curves[m].rep1 != ctx->rep + 1)
 			continue;
 		local[n] = (struct guess_curve){ curves[m].n, curves[m].bytes, curves[m].local, cpu_top() };
 		order[n++] = m;
