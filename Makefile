@@ -215,9 +215,9 @@ $(BUILD)/fuzz/fuzz_report: tools/fuzz/fuzz_report.c $(filter-out tools/mmureport
 		tools/mmureport.h tools/linecheck.h
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_report.c $(filter-out tools/mmureport.c,$(REPORT_SRCS)) -lm
-$(BUILD)/fuzz/fuzz_args: tools/fuzz/fuzz_args.c boot/args.c include/args.h include/config.h
+$(BUILD)/fuzz/fuzz_args: tools/fuzz/fuzz_args.c boot/args.c boot/args_linux.c include/args.h include/config.h
 	@mkdir -p $(dir $@)
-	$(Q)clang $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_args.c boot/args.c
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_args.c boot/args.c boot/args_linux.c
 
 # cpuiddecode: the image's CPUID decoder (arch/x86/cpuid*.c) on recorded
 # registers, for selftest/test_cpuid.py.
