@@ -4,7 +4,9 @@
 #   make BOARD=sandbox    build/sandbox/mmubench: the probes as a Linux program
 #   make tools            host programs into build/tools/
 #   make run              the probe suite in QEMU on both architectures
+#   make run ARGS='quick' the same with these boot arguments (tools/run-suite)
 #   make check            the benchmarks (figures), then the test suite (selftest/)
+#   make help             this list
 #   V=1                   show the commands
 
 BOARDS	:= walnut ref405ep pc
@@ -21,7 +23,7 @@ else
 Q := @
 endif
 
-.PHONY: all tools fuzz run check clean probe-check bootscr netboot $(BOARDS) sandbox
+.PHONY: all tools fuzz run check clean probe-check bootscr netboot help $(BOARDS) sandbox
 
 ifeq ($(BOARD),)
 
@@ -215,9 +217,9 @@ $(BUILD)/fuzz/fuzz_report: tools/fuzz/fuzz_report.c $(filter-out tools/mmureport
 		tools/mmureport.h tools/linecheck.h
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_report.c $(filter-out tools/mmureport.c,$(REPORT_SRCS)) -lm
-$(BUILD)/fuzz/fuzz_args: tools/fuzz/fuzz_args.c boot/args.c include/args.h include/config.h
+$(BUILD)/fuzz/fuzz_args: tools/fuzz/fuzz_args.c boot/args.c boot/args_linux.c include/args.h include/config.h
 	@mkdir -p $(dir $@)
-	$(Q)clang $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_args.c boot/args.c
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_args.c boot/args.c boot/args_linux.c
 
 # cpuiddecode: the image's CPUID decoder (arch/x86/cpuid*.c) on recorded
 # registers, for selftest/test_cpuid.py.
@@ -230,16 +232,38 @@ $(BUILD)/tools/pagechase: tools/pagechase.c
 	@mkdir -p $(dir $@)
 	$(Q)cc -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -o $@ tools/pagechase.c
 
-run: 
+# ARGS: boot arguments for every run of the suite (tools/run-suite).
+run:
 	$(Q)tools/install-deps
 	$(Q)$(MAKE) --no-print-directory all sandbox tools
-	$(Q)tools/run-suite
+	$(Q)tools/run-suite $(ARGS)
 
 check:
 	$(Q)tools/install-deps
 	$(Q)$(MAKE) --no-print-directory all sandbox tools
 	$(Q)tools/bench
 	$(Q)$(PYTHON) -m pytest -q -rs selftest
+
+help:
+	@echo 'usage: make [target] [VARIABLE=value]...'
+	@echo 'Targets:'
+	@echo '  all (default)   every board: build/<board>/mmubench.{elf,bin,uimg}, boot.scr.uimg'
+	@echo '  walnut ref405ep pc sandbox   one board (the same as BOARD=<name>)'
+	@echo '  tools           host programs: build/tools/{logcheck,console,mmuguess,pagechase,mmureport,cpuiddecode}'
+	@echo '  fuzz            libFuzzer targets: build/fuzz/{fuzz_report,fuzz_args} (clang)'
+	@echo '  netboot         BOARD=<name>: a TFTP root in build/<name>/tftp'
+	@echo '  bootscr         BOARD=<name>: the U-Boot boot script only'
+	@echo '  probe-check     BOARD=<name> PROBE=tests/x.c: compile one probe as tests/ is'
+	@echo '  run             the probe suite on ref405ep, pc and the sandbox, then mmureport (tools/run-suite)'
+	@echo '  check           tools/bench, then the test suite (selftest/, pytest)'
+	@echo '  clean           remove the build output (not build/newlib)'
+	@echo '  help            this text'
+	@echo 'Variables:'
+	@echo '  BOARD=<name>    build one board: $(BOARDS) $(SANDBOX_BOARDS)'
+	@echo "  ARGS='...'      make run: boot arguments for every run (e.g. ARGS='quick reps=3')"
+	@echo "  BOOTARGS='...'  bootscr/netboot: the boot arguments in the U-Boot script"
+	@echo '  NETDIR=DIR      netboot: where the TFTP root goes'
+	@echo '  V=1             show the commands'
 
 clean:
 	rm -rf $(BUILD)/walnut $(BUILD)/ref405ep $(BUILD)/pc $(BUILD)/sandbox $(BUILD)/tools $(BUILD)/fuzz $(BUILD)/report

@@ -245,6 +245,7 @@ static const struct boot_arg boot_args[] = {
 	{ "crash", "data, fetch, illegal, align or divide", set_crash },
 	{ "icount", "0..10: QEMU -icount shift, set by tools/run-qemu", set_icount },
 	{ "qemu", "tcg or kvm: the accelerator, set by tools/run-qemu", set_qemu },
+	{ "mem", "RAM the run may use, as Linux's mem=: bytes, K, M or G (mem=32M)", linux_set_mem },
 	{ 0 }
 };
 
@@ -273,7 +274,24 @@ static const struct boot_arg *find_arg(const char *key, size_t len)
 	return 0;
 }
 
-/* argv[0] is the loader's (U-Boot's load address, or our own name). */
+static void list_args(void)
+{
+	for (int t = 0; arg_table(t); t++)
+		for (const struct boot_arg *a = arg_table(t); a->key; a++)
+			console_printf("  %-12s %s\n", a->key, a->choices);
+	linux_args_list();
+}
+
+static void usage(void)
+{
+	console_printf("usage: mmubench [key=value | key]...\n"
+		       "The boot arguments, the same on every entry path (README: Boot arguments);\n"
+		       "an unknown one is an error. Keys:\n");
+	list_args();
+}
+
+/* argv[0] is the loader's (U-Boot's load address, or our own name).  mem=
+ * first, wherever it stands: other arguments are checked against RAM. */
 int parse_args(int argc, char **argv)
 {
 	char key[32];
@@ -282,18 +300,36 @@ int parse_args(int argc, char **argv)
 	add_all_modes();
 	config.exit = board_has_qemu_exit ? EXIT_QEMU : arch_can_return() ? EXIT_RETURN : EXIT_HALT;
 
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage();
+			return 1;
+		}
+	for (int i = 1; i < argc; i++)
+		if (!strncmp(argv[i], "mem", 3) && (argv[i][3] == '=' || !argv[i][3]) &&
+		    linux_set_mem("mem", argv[i][3] ? argv[i] + 4 : 0) < 0)
+			return -1;
 	for (int i = 1; i < argc; i++) {
 		const char *word = argv[i], *eq = strchr(word, '=');
 		size_t len = eq ? (size_t)(eq - word) : strlen(word);
 		const struct boot_arg *a = find_arg(word, len);
 
+		if (!a && linux_arg(word)) {		/* ours first: a key of ours wins */
+			if (config.nignored == BOOT_MAX_ARGS) {
+				console_printf("mmubench: error: more than %d boot arguments\n",
+					       BOOT_MAX_ARGS);
+				return -1;
+			}
+			config.ignored[config.nignored++] = word;
+			continue;
+		}
 		if (!a || len >= sizeof(key)) {
 			console_printf("mmubench: error: unknown boot argument '%s'; valid keys:\n", word);
-			for (int t = 0; arg_table(t); t++)
-				for (a = arg_table(t); a->key; a++)
-					console_printf("  %-12s %s\n", a->key, a->choices);
+			list_args();
 			return -1;
 		}
+		if (a->set == linux_set_mem)
+			continue;			/* done above */
 		memcpy(key, word, len);
 		key[len] = 0;
 		if (a->set(key, eq ? eq + 1 : 0) < 0)

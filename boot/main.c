@@ -53,7 +53,6 @@ void boot_main(void)
 	console_printf("\n");		/* the firmware may have left a line open */
 	arch_init(bi);
 	board_init(bi);
-	mmu_init();
 	if (bi->cmdline) {
 		if (strlen(bi->cmdline) >= sizeof(line)) {
 			console_printf("mmubench: error: command line longer than %d bytes\n",
@@ -101,12 +100,18 @@ static void banner(void)
 	else
 		report_diag("run: %d probe(s) x %d mode(s), reps=%d%s, exit=%s", config.nprobes,
 			    config.nmodes, config.reps, config.quick ? ", quick" : "", exit_how);
+	linux_args_report();
 }
 
 int mmubench_main(int argc, char **argv)
 {
-	if (parse_args(argc, argv) < 0)
+	int args = parse_args(argc, argv);
+
+	if (args < 0)
 		return report_abort("bad boot arguments");
+	if (args > 0)
+		return 0;			/* --help: the usage only */
+	mmu_init();			/* after mem=: the page tables off the top of what it leaves */
 
 	arch_calibrate_ticks(&boot_info, config.icount_shift);
 	timing_init();
@@ -122,6 +127,7 @@ int mmubench_main(int argc, char **argv)
 	}
 	report_measurements_begin();
 	run_probes();
+	linux_args_report_end();
 	report_measurements_end();
 	report_tables();
 	return report_finish();

@@ -6,7 +6,7 @@
 #include "probe.h"
 #include "report.h"
 
-static uintptr_t ram_end, probe_start, probe_end, next;
+static uintptr_t ram_end, probe_start, probe_end, next, high;
 
 void mem_set_free_ram(uintptr_t start, uintptr_t end)
 {
@@ -25,6 +25,7 @@ uintptr_t mem_reserve_top(size_t bytes)
 uintptr_t mem_ram_end(void) { return ram_end; }
 uintptr_t mem_probe_start(void) { return probe_start; }
 uintptr_t mem_probe_end(void) { return probe_end; }
+uintptr_t mem_probe_high(void) { return high; }
 
 void probe_mem_reset(void)
 {
@@ -51,5 +52,7 @@ uintptr_t probe_mem_alloc(size_t len, size_t align, uintptr_t min_addr, const ch
 		return 0;
 	}
 	next = at + len;
+	if (next > high)
+		high = next;
 	return at;
 }

@@ -31,7 +31,8 @@ struct boot_info {
 	void *multiboot;		/* i386: multiboot info, else 0 */
 	uintptr_t loader_stack;		/* the loader's stack pointer at entry */
 
-	uint64_t ram_bytes;		/* filled by board_init */
+	uint64_t ram_bytes;		/* filled by board_init (mem= may lower it) */
+	uintptr_t ram_base;		/* where RAM starts: 0 but on the sandbox */
 	const char *ram_source;
 
 	uint32_t cpu_hz;		/* 0 when unknown */

@@ -21,10 +21,21 @@ struct config {
 	const char *crash;		/* 0, or the kind to provoke */
 	int icount_shift;		/* -1: not under QEMU -icount */
 	int qemu;			/* qemu=tcg|kvm from tools/run-qemu: 1 tcg, 2 kvm */
+	const char *ignored[BOOT_MAX_ARGS];	/* Linux's words, for the banner */
+	int nignored;
 };
 
 extern struct config config;
 
+/* 0: run; 1: --help was printed (end with a pass, run nothing); -1: error. */
 int parse_args(int argc, char **argv);
+
+/* Linux's words on the line (boot/args_linux.c): known ones ignored,
+ * mem= honoured; the banner's and the run's end's lines about them. */
+int linux_arg(const char *word);
+void linux_args_list(void);
+int linux_set_mem(const char *key, const char *value);
+void linux_args_report(void);
+void linux_args_report_end(void);
 
 #endif

@@ -17,5 +17,6 @@ uintptr_t mem_reserve_top(size_t bytes);
 uintptr_t mem_ram_end(void);		/* end of the free RAM the board gave */
 uintptr_t mem_probe_start(void);	/* probe memory: [start, end) */
 uintptr_t mem_probe_end(void);
+uintptr_t mem_probe_high(void);	/* end of the highest block probes got; 0 none */
 
 #endif

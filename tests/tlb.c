@@ -345,6 +345,9 @@ static int tlb_run(struct probe_ctx *ctx)
 	if (s.max_pages > MAX_PAGES)
 		s.max_pages = MAX_PAGES;
 	avail = probe_mem_avail(PAGE, low) / PAGE;
+	if (avail < 2 && tlb->pinned && low >= probe_ram_bytes())	/* e.g. mem=32M */
+		return probe_skip(ctx, "the pins cover all of RAM (to %#lx): no page outside "
+				  "them to walk", (unsigned long)low);
 	if (avail < 2)
 		return probe_fail(ctx, "no free RAM above %#lx to walk", (unsigned long)low);
 	if (s.max_pages > avail)

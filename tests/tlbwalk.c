@@ -34,6 +34,10 @@ static int tlbwalk_run(struct probe_ctx *ctx)
 	uintptr_t base;
 
 	probe_mem_reset();
+	if (walk_high && probe_ram_bytes() <= HIGH_START)	/* e.g. mem=32M */
+		return probe_skip(ctx, "RAM ends at %lu MiB: none at or above 64 MiB to walk "
+				  "(walk_region=low walks the low 32 MiB)",
+				  (unsigned long)(probe_ram_bytes() >> 20));
 	base = probe_mem_alloc(len, PAGE, walk_high ? HIGH_START : 0, "tlbwalk: walk_pages");
 	if (!base || (!walk_high && base + len > LOW_LIMIT))
 		return probe_fail(ctx, "walk_pages=%lu (%lu KiB) does not fit %s", walk_pages,

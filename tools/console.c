@@ -39,11 +39,13 @@ static const char *device = 0;
 static FILE *logf;
 static int quiet;
 
+static int help;		/* --help: the usage on stdout, status 0 */
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: console [--baud N] [--timeout S] [--log FILE] [--quiet]\n"
+	fprintf(help ? stdout : stderr, "usage: console [--baud N] [--timeout S] [--log FILE] [--quiet]\n"
 		"               [--uboot CMDS] [--prompt STR] DEVICE|-\n");
-	exit(3);
+	exit(help ? 0 : 3);
 }
 
 static speed_t baud_code(long baud)
@@ -151,7 +153,10 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		char *end;
-		if (!strcmp(a, "--quiet")) {
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			help = 1;
+			usage();
+		} else if (!strcmp(a, "--quiet")) {
 			quiet = 1;
 		} else if (i + 1 < argc && !strcmp(a, "--baud")) {
 			baud = strtol(argv[++i], &end, 10);

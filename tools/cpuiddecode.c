@@ -129,9 +129,11 @@ int main(int argc, char **argv)
 	x86_cpuid_fn fn = recorded;
 	const char *hv;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: cpuiddecode FILE | --live | --dump\n");
-		return 2;
+	int help = argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+
+	if (help || argc != 2) {
+		fprintf(help ? stdout : stderr, "usage: cpuiddecode FILE | --live | --dump\n");
+		return help ? 0 : 2;
 	}
 	if (!strcmp(argv[1], "--dump")) {
 		dump();

@@ -28,11 +28,12 @@ int main(int argc, char **argv)
 	FILE *in = stdin;
 
 	for (int i = 1; i < argc; i++) {
+		int help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
 		if (!strcmp(argv[i], "--echo"))
 			echo = 1;
 		else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "usage: logcheck [--echo] [FILE]\n");
-			return 3;
+			fprintf(help ? stdout : stderr, "usage: logcheck [--echo] [FILE]\n");
+			return help ? 0 : 3;
 		} else if (!(in = fopen(argv[i], "r"))) {
 			fprintf(stderr, "logcheck: %s: %s\n", argv[i], strerror(errno));
 			return 3;

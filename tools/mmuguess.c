@@ -289,11 +289,13 @@ static void print_log_guesses(const struct curve *first)
 	}
 }
 
+static int help;		/* --help: the usage on stdout, status 0 */
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: mmuguess -t CURVE [-T PAGECHASE] [-r REACH]... [-c BYTES]  (LMbench lat_mem_rd -t; tools/pagechase)\n"
+	fprintf(help ? stdout : stderr, "usage: mmuguess -t CURVE [-T PAGECHASE] [-r REACH]... [-c BYTES]  (LMbench lat_mem_rd -t; tools/pagechase)\n"
 			"       mmuguess [-r REACH]... LOG                                     (an mmubench console log)\n");
-	exit(2);
+	exit(help ? 0 : 2);
 }
 
 static uint64_t number(const char *s)
@@ -313,6 +315,8 @@ int main(int argc, char **argv)
 	int nreach = 0;
 
 	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			help = 1, usage();
 		if (!strcmp(argv[i], "-t") && i + 1 < argc)
 			random_file = argv[++i];
 		else if (!strcmp(argv[i], "-T") && i + 1 < argc)

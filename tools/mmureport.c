@@ -22,14 +22,16 @@
 
 #include "mmureport.h"
 
+static int help;		/* --help: the usage on stdout, status 0 */
+
 static void usage(void)
 {
-	fprintf(stderr,
+	fprintf(help ? stdout : stderr,
 		"usage: mmureport [--strict] [--no-tables] [--compare A B]... [--csv FILE] [--json FILE]\n"
 		"                 [--plot DIR] [FILE|-]...\n"
 		"       mmureport --mwu X1,X2,... Y1,Y2,...   (the Mann-Whitney test alone)\n"
 		"A and B: a mode, a board, a run (board-N label, file, #N) or RUN:MODE\n");
-	exit(3);
+	exit(help ? 0 : 3);
 }
 
 FILE *out_open(const char *path, char *tmp, size_t size)
@@ -98,6 +100,8 @@ int main(int argc, char **argv)
 	static struct report rep;
 
 	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			help = 1, usage();
 		if (!strcmp(argv[i], "--strict"))
 			strict = 1;
 		else if (!strcmp(argv[i], "--no-tables"))

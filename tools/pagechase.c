@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,9 +47,11 @@ int main(int argc, char **argv)
 	static unsigned order[1 << 20];
 	uint32_t x = 0x2545F491u;
 
-	if (argc > 2 || max < 16 || max > (1 << 20) || page < 16 * LINE) {
-		fprintf(stderr, "usage: pagechase [MAXPAGES: 16 .. 1048576]\n");
-		return 2;
+	int help = argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+
+	if (help || argc > 2 || max < 16 || max > (1 << 20) || page < 16 * LINE) {
+		fprintf(help ? stdout : stderr, "usage: pagechase [MAXPAGES: 16 .. 1048576]\n");
+		return help ? 0 : 2;
 	}
 	buf = aligned_alloc(page, max * page);
 	if (!buf) {

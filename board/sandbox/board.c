@@ -24,6 +24,7 @@ void board_init(struct boot_info *bi)
 	static char source[224];
 
 	bi->ram_bytes = RAM_BYTES;
+	bi->ram_base = RAM_BASE;
 	snprintf(source, sizeof(source), "a memfd mapped at 0x10000000, sized by %s; the first 4 MiB "
 		 "our heap and stack", sandbox_ram_source);
 	bi->ram_source = source;

@@ -14,6 +14,7 @@
 #include "arch.h"
 #include "board.h"
 #include "config.h"
+#include "mem.h"
 #include "report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -41,6 +42,28 @@ void console_printf(const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 }
+
+void report_diag(const char *fmt, ...)
+{
+	(void)fmt;
+}
+
+/* RAM for mem= (boot/args_linux.c): 128 MiB, the image's area below 6 MiB. */
+struct boot_info boot_info;
+static uintptr_t ram_end, probe_start;
+
+void mem_set_free_ram(uintptr_t start, uintptr_t end)
+{
+	if (start != probe_start || end > (128u << 20) || end <= start)
+		abort();		/* mem= may only lower the board's end (the last one wins) */
+	ram_end = end;
+}
+
+uintptr_t mem_ram_end(void) { return ram_end; }
+uintptr_t mem_probe_start(void) { return probe_start; }
+uintptr_t mem_probe_end(void) { return ram_end; }
+uintptr_t mem_probe_high(void) { return 0; }
+uint32_t mmu_arch_pool_bytes(uintptr_t end) { return ((end >> 22) + 40) * 4096; }
 
 static unsigned long some_number;
 static int some_choice, some_flag;
@@ -95,10 +118,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&config, 0, sizeof(config));
 	config.reps = 1, config.icount_shift = -1;
 	can_return = size & 1;
+	boot_info.ram_bytes = 128u << 20, boot_info.ram_source = "fuzz";
+	ram_end = 128u << 20, probe_start = 6u << 20;
 	if (parse_args(argc, argv) == 0) {
 		/* What the run loop relies on. */
 		if (config.nprobes < 1 || config.nprobes > MAX_RUN_PROBES || config.nmodes < 1 ||
 		    config.nmodes > MAX_RUN_MODES || config.reps < 1 || config.reps > 1000)
+			abort();
+		/* mem= left the image's area and 1 MiB of probe memory, never more RAM. */
+		if (ram_end < probe_start + (1u << 20) || boot_info.ram_bytes > (128u << 20) ||
+		    config.nignored > BOOT_MAX_ARGS)
 			abort();
 	}
 	free(line);

@@ -1,0 +1,119 @@
+"""--help on every tool and the sandbox program: usage on stdout, exit 0,
+nothing started (no build, no QEMU, no suite); make help; make run ARGS."""
+import os
+import shutil
+import stat
+import subprocess
+
+import pytest
+
+from conftest import TOP
+
+SCRIPTS = ["run-qemu", "run-suite", "bench", "install-deps", "build-newlib"]
+PROGRAMS = ["console", "mmuguess", "logcheck", "pagechase", "cpuiddecode", "mmureport"]
+# What starting something would run first: each stands in on PATH, notes its
+# name and fails.  timeout starts the sandbox in run-suite, python3 the size
+# judge in bench, sudo/apt-get/dpkg-query install-deps, tar build-newlib.
+STARTERS = ["make", "qemu-system-ppc", "qemu-system-i386", "timeout", "python3", "sudo",
+            "apt-get", "dpkg-query", "tar", "mkimage", "gcc", "cc", "clang", "gnuplot"]
+
+
+def write_exe(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+
+
+@pytest.fixture
+def stub_path(tmp_path):
+    """A PATH whose first folder holds the starters; returns (env, log)."""
+    bindir, log = tmp_path / "bin", tmp_path / "started"
+    bindir.mkdir()
+    for name in STARTERS:
+        write_exe(bindir / name, '#!/bin/sh\necho "%s $*" >> "%s"\nexit 1\n' % (name, log))
+    env = dict(os.environ, PATH="%s:%s" % (bindir, os.environ["PATH"]))
+    return env, log
+
+
+def check_help(cmd, env, log):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=20, env=env, cwd=TOP)
+    assert p.returncode == 0, (cmd, p.returncode, p.stderr)
+    assert "usage" in p.stdout.lower(), (cmd, p.stdout)
+    assert not log.exists(), "%s started: %s" % (cmd, log.read_text())
+    return p
+
+
+@pytest.mark.parametrize("tool", SCRIPTS)
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_script_help(tool, flag, stub_path):
+    check_help([os.path.join(TOP, "tools", tool), flag], *stub_path)
+
+
+def test_run_qemu_help_after_board(stub_path):
+    """--help among the options, after the board, too (it said 'unknown board')."""
+    p = check_help([os.path.join(TOP, "tools", "run-qemu"), "ref405ep", "--help"], *stub_path)
+    assert "--icount" in p.stdout
+
+
+@pytest.mark.parametrize("tool", PROGRAMS)
+def test_program_help(tool, stub_path):
+    check_help([os.path.join(TOP, "build", "tools", tool), "--help"], *stub_path)
+
+
+def test_sandbox_help(stub_path):
+    """The sandbox program: its usage and keys, no run (no KTAP, no banner)."""
+    p = check_help([os.path.join(TOP, "build", "sandbox", "mmubench"), "--help"], *stub_path)
+    assert "KTAP" not in p.stdout and "# mmubench" not in p.stdout, p.stdout
+    assert "  probes " in p.stdout and "  mem " in p.stdout and "console=" in p.stdout
+
+
+def test_bad_options_still_fail(stub_path):
+    """Usage errors keep a failing status and stderr."""
+    env, log = stub_path
+    for cmd in (["tools/run-suite", "--tcg"], ["tools/bench", "x"], ["build/tools/logcheck", "-x"],
+                ["build/tools/mmureport", "--bogus"], ["tools/run-qemu"]):
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=20, env=env, cwd=TOP)
+        assert p.returncode != 0 and "usage" in p.stderr.lower(), (cmd, p.returncode, p.stderr)
+    assert not log.exists(), log.read_text()
+
+
+def test_make_help():
+    p = subprocess.run(["make", "-s", "help"], capture_output=True, text=True, timeout=20, cwd=TOP)
+    assert p.returncode == 0 and p.stdout.startswith("usage: make"), p.stdout
+    for word in ("all", "tools", "fuzz", "run", "check", "clean", "netboot", "help",
+                 "BOARD=", "ARGS=", "BOOTARGS=", "V=1"):
+        assert "  " + word in p.stdout, word
+
+
+def test_make_run_passes_args():
+    """make run ARGS='...' hands the words to tools/run-suite (dry run)."""
+    p = subprocess.run(["make", "-n", "run", "ARGS=quick modes=normal"], capture_output=True,
+                       text=True, timeout=60, cwd=TOP)
+    assert p.returncode == 0, p.stderr
+    assert "tools/run-suite quick modes=normal" in p.stdout.splitlines(), p.stdout
+
+
+def test_run_suite_passes_boot_args(tmp_path):
+    """tools/run-suite gives its words to run-qemu on both boards and to the
+    sandbox (reps=5 added only where reps= is absent); run in a copy of the
+    tree's tools/ whose runners only note their arguments."""
+    tools, sandbox, host = tmp_path / "tools", tmp_path / "build/sandbox", tmp_path / "build/tools"
+    for d in (tools, sandbox, host):
+        d.mkdir(parents=True)
+    shutil.copy(os.path.join(TOP, "tools", "run-suite"), tools)
+    log = tmp_path / "calls"
+    note = '#!/bin/sh\necho "%s $*" >> "%s"\n' % ("{}", log)
+    write_exe(tools / "run-qemu", note.format("run-qemu"))
+    write_exe(sandbox / "mmubench", note.format("mmubench"))
+    write_exe(host / "logcheck", note.format("logcheck"))
+    write_exe(host / "mmureport", note.format("mmureport"))
+    p = subprocess.run([str(tools / "run-suite"), "quick", "probes=boot", "reps=2"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stdout + p.stderr
+    calls = log.read_text().splitlines()
+    runs = [c for c in calls if c.startswith(("run-qemu", "mmubench"))]
+    assert len(runs) == 3, calls
+    for c in runs:
+        assert c.endswith(" quick probes=boot reps=2"), c
+    assert runs[0].startswith("run-qemu ref405ep ") and "--icount" in runs[0]
+    assert runs[1].startswith("run-qemu pc ")
