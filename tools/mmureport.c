@@ -4,7 +4,7 @@
  * and gnuplot plots out.
  *
  *   mmureport [--strict] [--no-tables] [--compare A B]... [--csv FILE]
- *             [--json FILE] [--plot DIR] [FILE|-]...
+ *             [--json FILE] [--plot DIR] [--html FILE] [FILE|-]...
  *   mmureport --mwu X1,X2,... Y1,Y2,...
  *
  * Inputs (stdin without FILE): console logs of any board and any number of
@@ -13,8 +13,10 @@
  * Exit status: 0 report written; 1 --strict and lines were lost or garbled;
  * 2 an input is not a usable log (not a log, truncated, unknown format
  * version); 3 usage, I/O error, or the plots failed.  On 1 and 2 no output
- * file is written; files are written to a temporary name and renamed.
+ * file is written but the --html page, which then shows each log's verdict
+ * and no tables; files are written to a temporary name and renamed.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +28,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: mmureport [--strict] [--no-tables] [--compare A B]... [--csv FILE] [--json FILE]\n"
-		"                 [--plot DIR] [FILE|-]...\n"
+		"                 [--plot DIR] [--html FILE] [FILE|-]...\n"
 		"       mmureport --mwu X1,X2,... Y1,Y2,...   (the Mann-Whitney test alone)\n"
 		"A and B: a mode, a board, a run (board-N label, file, #N) or RUN:MODE\n");
 	exit(3);
@@ -65,6 +67,95 @@ int out_close(FILE *f, const char *tmp, const char *path, int ok)
 	return 0;
 }
 
+/* The parser's messages about one input, for the page (and still on stderr). */
+static FILE *capture_begin(int *saved)
+{
+	FILE *t = tmpfile();
+
+	fflush(stderr);
+	*saved = t ? dup(2) : -1;
+	if (*saved >= 0)
+		dup2(fileno(t), 2);
+	return t;
+}
+
+static char *capture_end(FILE *t, int saved)
+{
+	char *buf = 0;
+	size_t cap = 0;
+
+	if (!t)
+		return 0;
+	fflush(stderr);
+	if (saved >= 0) {
+		dup2(saved, 2);
+		close(saved);
+	}
+	rewind(t);
+	if (getdelim(&buf, &cap, '\0', t) < 0 && buf)
+		buf[0] = 0;
+	if (buf)
+		fputs(buf, stderr);
+	fclose(t);
+	return buf;
+}
+
+/* The page's plots go to a directory of their own beside the page. */
+static char *plot_dir(const char *page)
+{
+	static char dir[4200];
+	const char *slash = strrchr(page, '/');
+
+	snprintf(dir, sizeof(dir), "%.*s%s.mmureport-html.XXXXXX", slash ? (int)(slash - page + 1) : 0,
+		 page, "");
+	return mkdtemp(dir);
+}
+
+static void remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[4500];
+
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+/* The page: plots drawn first (into a private directory), then written
+ * through a temporary file.  Returns 0, or 3 on failure. */
+static int html_out(const char *path, struct report *rep, struct html_page *pg)
+{
+	char tmp[4200], *dir = 0;
+	int rc = 0, pr = -2;
+	FILE *f;
+
+	if (pg->tables) {
+		if (!(dir = plot_dir(path))) {
+			fprintf(stderr, "mmureport: --html %s: cannot create a directory for its plots\n", path);
+			return 3;
+		}
+		pr = write_plots(rep, dir, 1);
+		pg->svgdir = pr ? 0 : dir;
+		pg->why_no_plots = pr == -2 ? "nothing to plot (no lat_mem, tlb, bw_mem or demand figures)" :
+				   "gnuplot failed (its messages are on mmureport's stderr)";
+		if (pr == -1)
+			rc = 3;
+	}
+	if (!(f = out_open(path, tmp, sizeof(tmp))))
+		rc = 3;
+	else if (out_close(f, tmp, path, !write_html(f, rep, pg) && !ferror(f)) < 0)
+		rc = 3;
+	if (dir)
+		remove_dir(dir);
+	return rc;
+}
+
 static int parse_values(const char *s, double *v, int max)
 {
 	int n = 0;
@@ -93,7 +184,10 @@ static int mwu_only(const char *x, const char *y)
 
 int main(int argc, char **argv)
 {
-	const char *files[256], *cmp[32][2], *csv = 0, *json = 0, *plot = 0;
+	const char *files[256], *cmp[32][2], *csv = 0, *json = 0, *plot = 0, *html = 0;
+	static struct html_input in[256];
+	struct html_page pg = { 0 };
+	char command[2000];
 	int nfiles = 0, ncmp = 0, strict = 0, tables = 1, rc = 0;
 	static struct report rep;
 
@@ -111,6 +205,8 @@ int main(int argc, char **argv)
 			json = argv[++i];
 		else if (!strcmp(argv[i], "--plot") && i + 1 < argc)
 			plot = argv[++i];
+		else if (!strcmp(argv[i], "--html") && i + 1 < argc)
+			html = argv[++i];
 		else if (!strcmp(argv[i], "--mwu") && i + 2 == argc - 1)
 			return mwu_only(argv[i + 1], argv[i + 2]);
 		else if ((argv[i][0] != '-' || !strcmp(argv[i], "-")) && nfiles < 256)
@@ -121,20 +217,42 @@ int main(int argc, char **argv)
 	if (!nfiles)
 		files[nfiles++] = "-";
 
-	for (int i = 0; i < nfiles; i++)
-		if (report_read_file(&rep, files[i]) < 0)
-			rep.errors++;
-	if (rep.errors) {
-		fprintf(stderr, "mmureport: %d input(s) not usable: no report written\n", rep.errors);
-		return 2;
+	int n = snprintf(command, sizeof(command), "mmureport");
+	for (int i = 1; i < argc && n < (int)sizeof(command); i++)
+		n += snprintf(command + n, sizeof(command) - n, " %s", argv[i]);
+	pg.command = command, pg.inputs = in, pg.ninputs = nfiles;
+
+	for (int i = 0; i < nfiles; i++) {
+		int saved = -1;
+		FILE *t = html ? capture_begin(&saved) : 0;
+		in[i].file = files[i];
+		in[i].first_run = rep.nruns;
+		in[i].unusable = report_read_file(&rep, files[i]) < 0;
+		in[i].nruns = rep.nruns - in[i].first_run;
+		in[i].messages = capture_end(t, saved);
+		rep.errors += in[i].unusable;
 	}
 	report_label(&rep);
+	if (rep.errors) {
+		fprintf(stderr, "mmureport: %d input(s) not usable: no report written%s\n", rep.errors,
+			html ? " but the page's verdicts" : "");
+		pg.verdict = "An input is not a usable log: no tables, comparisons or plots (see each "
+			     "log's verdict).";
+		if (html && html_out(html, &rep, &pg))
+			return 3;
+		return 2;
+	}
 	if (rep.losses) {
 		fprintf(stderr, "mmureport: %d line(s) lost or garbled (named above); no value from a "
 			"garbled line is used%s\n", rep.losses,
 			strict ? "; --strict: no report written" : "");
-		if (strict)
+		pg.verdict = strict ? "--strict, and lines were lost or garbled: no tables, comparisons "
+				      "or plots (see each log's verdict)." : 0;
+		if (strict) {
+			if (html && html_out(html, &rep, &pg))
+				return 3;
 			return 1;
+		}
 	}
 
 	/* Comparisons first into memory: a bad side is a usage error before any output. */
@@ -179,8 +297,21 @@ int main(int argc, char **argv)
 		if (out_close(f, tmp, json, !ferror(f)) < 0)
 			rc = 3;
 	}
-	if (plot && write_plots(&rep, plot) < 0)
+	if (plot && write_plots(&rep, plot, 0) < 0)
 		rc = 3;
+	if (html) {
+		char *tt = 0;
+		size_t tl = 0;
+		FILE *tf = open_memstream(&tt, &tl);
+		if (!tf)
+			return 3;
+		print_tables(tf, &rep);
+		fclose(tf);
+		pg.tables = tt, pg.compare = cmp_text;
+		if (html_out(html, &rep, &pg))
+			rc = 3;
+		free(tt);
+	}
 	free(cmp_text);
 	free(cmp_json);
 	report_free(&rep);
