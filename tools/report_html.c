@@ -43,6 +43,7 @@ static const char style[] =
 	"font-size:1.2em;font-weight:bold;margin:.4em 0}"
 	".ok{color:#060;font-weight:bold}.bad{color:#b00;font-weight:bold}"
 	"pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:.8em}"
+	"td pre{font-size:1.05em;margin:0;white-space:pre-wrap}td.ok,td.bad{min-width:16em}"
 	".from{font-size:.85em;color:#444}svg{max-width:100%;height:auto}";
 
 static const char *emulated(const struct run *r)
@@ -58,7 +59,7 @@ static const char *emulated(const struct run *r)
 /* Each input's verdict: what mmureport's integrity check made of it. */
 static void verdicts(FILE *f, const struct report *rep, const struct html_input *in, int nin)
 {
-	fprintf(f, "<h2>Integrity of each log</h2>\n<table>\n"
+	fprintf(f, "<h2 id=\"integrity\">Integrity of each log</h2>\n<table>\n"
 		   "<tr><th>log</th><th>verdict</th><th>runs</th><th>messages</th></tr>\n");
 	for (int i = 0; i < nin; i++) {
 		int lost = 0, lm = 0;
@@ -90,36 +91,47 @@ static void verdicts(FILE *f, const struct report *rep, const struct html_input 
 	fprintf(f, "</table>\n");
 }
 
+/* One row a run; above it, in a banner, what an emulated run's times are. */
 static void runs(FILE *f, const struct report *rep)
 {
-	fprintf(f, "<h2>Runs</h2>\n");
+	static const char *const head[] = { "run", "log", "board", "cpu", "platform",
+					     "run line (its arguments)", "reps", "date", "status" };
+
+	fprintf(f, "<h2 id=\"runs\">Runs</h2>\n");
+	for (int i = 0; i < rep->nruns; i++) {
+		const char *e = emulated(&rep->runs[i]);
+		int seen = 0;
+		for (int j = 0; e && j < i; j++)
+			seen |= emulated(&rep->runs[j]) == e;
+		if (!e || seen)
+			continue;
+		fprintf(f, "<div class=\"emul\">");
+		for (int j = i, n = 0; j < rep->nruns; j++)
+			if (emulated(&rep->runs[j]) == e)
+				fprintf(f, "%s%s", n++ ? ", " : "", rep->runs[j].label);
+		fprintf(f, ": ");
+		put(f, e);
+		fprintf(f, "</div>\n");
+	}
+	fprintf(f, "<table>\n<tr>");
+	for (int j = 0; j < 9; j++)
+		fprintf(f, "<th>%s</th>", head[j]);
+	fprintf(f, "</tr>\n");
 	for (int i = 0; i < rep->nruns; i++) {
 		const struct run *r = &rep->runs[i];
-		const char *e = emulated(r);
-		fprintf(f, "<h3>");
-		put(f, r->label);
-		fprintf(f, " (run %d): ", r->index);
-		put(f, r->file);
-		fprintf(f, "</h3>\n");
-		if (e) {
-			fprintf(f, "<div class=\"emul\">");
-			put(f, e);
-			fprintf(f, "</div>\n");
-		}
-		fprintf(f, "<table>\n");
-		const char *k[] = { "board", "arch", "mmubench", "cpu", "platform", "run (its arguments)",
-				    "date", "status" };
-		const char *v[] = { r->board, r->arch, r->version, r->cpu, r->platform, r->args,
+		char reps[16];
+		snprintf(reps, sizeof(reps), "%d", r->reps);
+		const char *v[] = { r->label, r->file, r->board, r->cpu, r->platform, r->args, reps,
 				    r->date, r->status };
-		for (int j = 0; j < 8; j++) {
-			if (!v[j][0])
-				continue;
-			fprintf(f, "<tr><th>%s</th><td>", k[j]);
+		fprintf(f, "<tr>");
+		for (int j = 0; j < 9; j++) {
+			fprintf(f, "<td>");
 			put(f, v[j]);
-			fprintf(f, "</td></tr>\n");
+			fprintf(f, "</td>");
 		}
-		fprintf(f, "<tr><th>repetitions</th><td>%d</td></tr>\n</table>\n", r->reps);
+		fprintf(f, "</tr>\n");
 	}
+	fprintf(f, "</table>\n");
 }
 
 /* The next line of text (without its newline) into line; 0 at the end. */
@@ -204,7 +216,7 @@ static void tables(FILE *f, const char *text)
 	char line[400];
 	int n = 0;
 
-	fprintf(f, "<h2>Tables</h2>\n");
+	fprintf(f, "<h2 id=\"tables\">Tables</h2>\n");
 	for (;;) {
 		int more = next(&text, line, sizeof(line));
 		if (more && line[0] && n < 600) {
@@ -274,7 +286,7 @@ static void comparisons(FILE *f, const char *text)
 
 	if (!text[0])
 		return;
-	fprintf(f, "<h2>Comparisons: the differences beyond the noise</h2>\n");
+	fprintf(f, "<h2 id=\"differences\">Comparisons: the differences beyond the noise</h2>\n");
 	while (*p) {
 		const char *end = strstr(p, "\n\n");
 		size_t n = end ? (size_t)(end - p) + 1 : strlen(p);
@@ -342,7 +354,7 @@ static void plots(FILE *f, const struct report *rep, const char *dir, const char
 	char path[4400];
 	int k = 0;
 
-	fprintf(f, "<h2>Plots</h2>\n");
+	fprintf(f, "<h2 id=\"plots\">Plots</h2>\n");
 	for (int i = 0; dir && i < rep->nruns; i++)
 		for (int j = 0; j < 4; j++) {
 			snprintf(path, sizeof(path), "%s/%s-%s.svg", dir, rep->runs[i].label, kinds[j]);
@@ -365,16 +377,20 @@ int write_html(FILE *f, const struct report *rep, const struct html_page *pg)
 		   "<title>mmubench report</title>\n<style>%s</style>\n</head>\n<body>\n"
 		   "<h1>mmubench report</h1>\n<p>", style);
 	put(f, pg->command);
-	fprintf(f, "</p>\n");
+	fprintf(f, "</p>\n<p>Contents: <a href=\"#integrity\">integrity</a>%s%s%s%s</p>\n",
+		bad ? "" : ", <a href=\"#runs\">runs</a>",
+		pg->compare && pg->compare[0] ? ", <a href=\"#differences\">differences</a>" : "",
+		pg->tables ? ", <a href=\"#tables\">tables</a>" : "",
+		pg->tables ? ", <a href=\"#plots\">plots</a>" : "");
 	if (pg->verdict)
 		fprintf(f, "<p class=\"bad\">%s</p>\n", pg->verdict);
 	verdicts(f, rep, pg->inputs, pg->ninputs);
 	if (!bad)
 		runs(f, rep);
-	if (pg->tables)
-		tables(f, pg->tables);
 	if (pg->compare)
 		comparisons(f, pg->compare);
+	if (pg->tables)
+		tables(f, pg->tables);
 	if (pg->tables)
 		plots(f, rep, pg->svgdir, pg->why_no_plots);
 	fprintf(f, "</body>\n</html>\n");

@@ -324,7 +324,7 @@ static void latency_plot(struct plot *p, const struct report *rep, const struct 
 	for (int svg = 0; svg < 2; svg++) {
 		FILE *f = p->gp;
 		plot_begin(p, svg, r, title, "Memory latency against working set (lat_mem, pointer chase)");
-		fprintf(f, "set logscale x 2\nset xlabel 'working set (log scale)'\n");
+		fprintf(f, "set logscale x 2\nset xlabel 'working set (bytes, log scale)'\n");
 		size_tics(f, xmin, xmax, 1);
 		fprintf(f, "%sset ylabel 'latency per load (ns%s)%s'\n", logy ? "set logscale y 10\n" :
 			"set yrange [0:*]\n", logy ? ", log scale" : "", bars_words(sampled));
