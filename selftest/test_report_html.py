@@ -4,6 +4,8 @@ noise and the plots inline; bad input gives the page with each log's
 verdict and mmureport's exit status; headless Chromium renders it to a PNG
 whose pixels show the tables and the plots."""
 import os
+import re
+import shlex
 import shutil
 import stat
 import struct
@@ -21,6 +23,7 @@ REPORT = os.path.join(TOP, "build", "tools", "mmureport")
 DATA = os.path.join(TOP, "selftest", "data", "report")
 Q405 = os.path.join(DATA, "ref405ep-quick.log")
 R405 = os.path.join(DATA, "ref405ep-reps4.log")
+QPC = os.path.join(DATA, "pc-quick.log")
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
         "track", "wbr"}
@@ -148,39 +151,40 @@ def protected(lines):
     return out
 
 
-def small_log(tables=True):
-    """reps=5, modes a and b: page faults 100-104 ns against 200-204 (a
-    difference Mann-Whitney sees, p=0.008), kmap the same on both sides."""
-    body = ["1..2", "# mmubench v1 on sandbox (x86_64), entered by test", "# cpu: test cpu",
-            "# platform: Linux (sandbox)", "# run: 1 probe(s) x 2 mode(s), reps=5",
-            "# measurements begin"]
-    for mode, base in (("a", 100), ("b", 200)):
-        for r in range(5):
-            body.append("# sample demand.%s.page_fault_ns %d %d.00 ns" % (mode, r + 1, base + r))
-            body.append("# sample demand.%s.kmap_ns %d %d.00 ns" % (mode, r + 1, 50 + (r * 3 + (mode == "b")) % 5))
-        body.append("# measurement demand.%s.page_fault_ns %d.00 ns" % (mode, base + 2))
-        body.append("# measurement demand.%s.kmap_ns 52.00 ns" % mode)
-        body.append("ok %d demand.%s" % (1 + (mode == "b"), mode))
-    body.append("# measurements end")
-    lines = protected(body)
-    tab = ["T", "-", "row"]
-    crc = 0
+def make_log(body, platform="Linux (sandbox)", reps=5, modes=("a", "b"), probe="demand"):
+    """A log with correct sequence numbers and CRCs: banner, body, tables, status."""
+    head = ["1..%d" % len(modes), "# mmubench v1 on sandbox (x86_64), entered by test",
+            "# cpu: test cpu", "# platform: " + platform,
+            "# run: 1 probe(s) x %d mode(s), reps=%d" % (len(modes), reps), "# measurements begin"]
+    tail = ["ok %d %s.%s" % (i + 1, probe, m) for i, m in enumerate(modes)] + ["# measurements end"]
+    lines = protected(head + body + tail + ["# tables begin"])
+    tab, crc = ["T", "-", "row"], 0
     for t in tab:
         crc = zlib.crc32((t + "\n").encode(), crc)
-    seq, rest = len(body), []
-
-    def prot(t):
-        nonlocal seq
+    seq = len(lines) - 1
+    rest = []
+    for t in ["# tables end lines=%d crc=%08x" % (len(tab), crc),
+              "# Totals: pass:%d fail:0 skip:0" % len(modes), "# mmubench status: pass"]:
         seq += 1
-        s = "%s  @%d" % (t, seq)
-        return "%s:%08x" % (s, zlib.crc32(s.encode()))
-    if tables:
-        rest.append(prot("# tables begin"))
-        rest += tab
-        rest.append(prot("# tables end lines=%d crc=%08x" % (len(tab), crc)))
-    rest.append(prot("# Totals: pass:2 fail:0 skip:0"))
-    rest.append(prot("# mmubench status: pass"))
-    return "\n".join(lines + rest) + "\n"
+        x = "%s  @%d" % (t, seq)
+        rest.append("%s:%08x" % (x, zlib.crc32(x.encode())))
+    return "\n".join(lines + tab + rest) + "\n"
+
+
+def measure(name, values, unit="ns"):
+    """Sample lines (more than one value) and the median's measurement."""
+    out = ["# sample %s %d %.2f %s" % (name, i + 1, v, unit) for i, v in enumerate(values)]
+    return out + ["# measurement %s %.2f %s" % (name, sorted(values)[len(values) // 2], unit)]
+
+
+def small_log():
+    """reps=5, modes a and b: page faults 100-104 ns against 200-204 (a
+    difference Mann-Whitney sees, p=0.008), kmap the same figures on both."""
+    body = []
+    for mode, base in (("a", 100), ("b", 200)):
+        body += measure("demand.%s.page_fault_ns" % mode, [base + r for r in range(5)])
+        body += measure("demand.%s.kmap_ns" % mode, [50 + (r * 3 + (mode == "b")) % 5 for r in range(5)])
+    return make_log(body)
 
 
 def test_differences_are_those_beyond_the_noise(tmp_path):
@@ -258,6 +262,128 @@ def test_never_a_half_written_page(tmp_path):
     c, text = check_page(path)
     assert c.count["svg"] == 0 and "gnuplot failed" in text and "Tables" in text
     assert sorted(os.listdir(tmp_path)) == ["index.html"]
+
+
+# ---- the plots (the script mmureport gives gnuplot) ----
+
+def sandbox_log():
+    """4k and thp: lat_mem curves with 3 repetitions' samples a point, the
+    same L1 guess and TLB reach in both modes; tlb curves, L1 entries 64."""
+    body = []
+    for mode, k in (("4k", 1.0), ("thp", 1.1)):
+        for i, size in enumerate([4096, 8192, 16384, 32768, 65536, 131072, 1 << 20, 1 << 22]):
+            ns = (1.2 if size <= 32768 else 4.0 if size <= 131072 else 60.0) * k
+            body += measure("lat_mem.%s.random_%d_ns" % (mode, size), [ns, ns * 1.05, ns * 1.2])
+        body += measure("lat_mem.%s.l1_bytes" % mode, [32768], "bytes")
+        for pages in (16, 32, 64, 128, 256):
+            body += measure("tlb.%s.%dp_ns" % (mode, pages), [1.2 if pages <= 64 else 3.0] * 3)
+        body += measure("tlb.%s.l1_entries" % mode, [64], "count")
+        body += measure("tlb.%s.reach_bytes" % mode, [262144], "bytes")
+    return make_log(body, reps=3, modes=("4k", "thp"), probe="lat_mem")
+
+
+@pytest.fixture(scope="module")
+def script(tmp_path_factory):
+    """{picture: its part of the gnuplot script}, from a stand-in gnuplot that
+    keeps the script and fails (mmureport then exits 3)."""
+    d = tmp_path_factory.mktemp("gp")
+    (d / "sandbox.log").write_text(sandbox_log())
+    fake = d / "bin" / "gnuplot"
+    fake.parent.mkdir()
+    fake.write_text('#!/bin/sh\ncp "$1" "%s"\nexit 1\n' % (d / "script.gp"))
+    fake.chmod(0o755)
+    env = dict(os.environ, PATH="%s:%s" % (fake.parent, os.environ["PATH"]))
+    p = run("--no-tables", "--plot", str(d / "plots"), Q405, R405, QPC, str(d / "sandbox.log"),
+            env=env)
+    assert p.returncode == 3 and b"gnuplot failed" in p.stderr
+    parts, name = {}, None
+    for line in (d / "script.gp").read_text().splitlines():
+        m = re.match(r"set output '.*/([^/]+)\.svg'", line)
+        if m:
+            name = m.group(1)
+            parts[name] = []
+        elif line.startswith("set output"):
+            name = None
+        elif name:
+            parts[name].append(line)
+    return {k: "\n".join(v) for k, v in parts.items()}
+
+
+def data(part, block):
+    rows = part.split("$%s << EOD\n" % block, 1)[1].split("\nEOD", 1)[0]
+    return [shlex.split(r) for r in rows.splitlines()]
+
+
+def labels(part):
+    """(text, at, offset) of every label of the script part."""
+    return [(m.group(1), m.group(2), m.group(3)) for m in
+            re.finditer(r'set label "([^"]*)" at ([^,]+), graph [\d.]+ rotate by 90 right offset ([-\d.]+),0',
+                        part)]
+
+
+def test_plot_error_bars_from_the_samples(script):
+    # reps=4: every bar has min and max of its repetitions, some apart.
+    rows = data(script["ref405ep-2-faults"], "bars")
+    cells = [r[i:i + 3] for r in rows for i in range(1, len(r), 3) if r[i] != "-"]
+    assert cells and all(float(lo) <= float(v) <= float(hi) for v, lo, hi in cells)
+    assert any(float(lo) < float(hi) for v, lo, hi in cells)
+    assert "error bars: min-max of the repetitions" in script["ref405ep-2-faults"]
+    # reps=1: none, and the label does not claim any.
+    cells = [r[i:i + 3] for r in data(script["ref405ep-1-faults"], "bars") for i in range(1, len(r), 3)]
+    assert all(v == lo == hi for v, lo, hi in cells if v != "-")
+    assert "error bars" not in script["ref405ep-1-faults"]
+    # Curves: x, y, min, max (the samples 1.0x-1.2x the median 1.05x).
+    lat = script["sandbox-latency"]
+    assert "yerrorlines" in lat
+    for x, y, lo, hi in data(lat, "c0"):
+        assert float(lo) < float(y) < float(hi)
+
+
+def test_plot_log_y_where_values_span_20x(script):
+    # ref405ep's TLB curve: 1.12 ns to 38.82 ns (35x): log.  Its latency: all 1.01: linear.
+    assert "set logscale y" in script["ref405ep-1-tlb"]
+    assert "log scale)" in re.search(r"set ylabel '([^']*)'", script["ref405ep-1-tlb"]).group(1)
+    assert "set logscale y" not in script["ref405ep-1-latency"]
+    # The sandbox curve, 1.2 to 72 ns: log; its TLB curve, 1.2 to 3.6 ns: linear.
+    assert "set logscale y" in script["sandbox-latency"]
+    assert "set logscale y" not in script["sandbox-tlb"]
+
+
+def test_plot_labels_never_overlap(script):
+    # The same TLB reach in two modes: one label naming both.
+    lat = labels(script["sandbox-latency"])
+    reach = [l for l in lat if "TLB reach" in l[0]]
+    assert len(reach) == 1 and reach[0][0] == "TLB reach 256 KiB: 4k, thp", lat
+    assert [l[0] for l in lat].count("L1 guess 32 KiB") == 1
+    # ref405ep: 62 and 63 entries, marks a pixel apart: labels side by side.
+    tlb = labels(script["ref405ep-1-tlb"])
+    assert len(tlb) == 2 and tlb[0][1] == tlb[1][1] and tlb[0][2] != tlb[1][2], tlb
+    for part in script.values():
+        spots = [(at, off) for _, at, off in labels(part)]
+        assert len(spots) == len(set(spots))
+
+
+def test_plot_one_unit_style(script):
+    sizes = re.compile(r"^\d+(\.\d+)? (B|KiB|MiB)$")
+    tics = re.findall(r'"([^"]+)" [\d.e+]+', re.search(r"set xtics \((.*)\)",
+                                                     script["sandbox-latency"]).group(1))
+    assert tics and all(sizes.match(t) for t in tics), tics
+    assert "%B" not in "".join(script.values())
+    for text, _, _ in labels(script["sandbox-latency"]):
+        assert re.search(r"\d (B|KiB|MiB)\b", text), text
+    bars = [r[0] for r in data(script["ref405ep-2-bandwidth"], "bars")]
+    assert bars and all(re.search(r" \d+(\.\d+)? (B|KiB|MiB)$", b) for b in bars), bars
+
+
+def test_plot_says_emulated(script):
+    for name, part in script.items():
+        said = re.findall(r'set label 100 "([^"]*)"', part)
+        if name.startswith("ref405ep"):
+            assert said == ["emulated: instruction counts, not time (QEMU -icount)"], name
+        elif name.startswith("pc"):
+            assert said == ["emulated: QEMU's host time, not the target's (QEMU TCG)"], name
+        else:
+            assert not said, name
 
 
 # ---- rendered ----
