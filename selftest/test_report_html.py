@@ -78,6 +78,12 @@ class PageCheck(HTMLParser):
             return
         self.stack.pop()
 
+    def handle_decl(self, decl):
+        self.count["!" + decl.split()[0].lower()] += 1
+
+    def handle_pi(self, data):
+        self.errors.append("<?%s> (an SVG file's prolog pasted whole?)" % data[:20])
+
     def handle_data(self, data):
         if self.in_style and ("@import" in data or "url(" in data):
             self.errors.append("external reference in <style>")
@@ -92,7 +98,7 @@ def check_page(path):
     c.close()
     assert not c.errors, c.errors[:5]
     assert not c.stack, "unclosed: %s" % c.stack[:5]
-    for tag in ("html", "head", "body", "title"):
+    for tag in ("!doctype", "html", "head", "body", "title"):
         assert c.count[tag] == 1, (tag, c.count[tag])
     return c, " ".join(c.text)
 
@@ -334,7 +340,8 @@ def test_plot_error_bars_from_the_samples(script):
     assert "error bars" not in script["ref405ep-1-faults"]
     # Curves: x, y, min, max (the samples 1.0x-1.2x the median 1.05x).
     lat = script["sandbox-latency"]
-    assert "yerrorlines" in lat
+    assert "yerrorlines" in lat and "error bars: min-max" in lat
+    assert "error bars" not in script["ref405ep-1-latency"]
     for x, y, lo, hi in data(lat, "c0"):
         assert float(lo) < float(y) < float(hi)
 

@@ -17,6 +17,7 @@
  * and no tables; files are written to a temporary name and renamed.
  */
 #include <dirent.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,8 +107,8 @@ static char *plot_dir(const char *page)
 	static char dir[4200];
 	const char *slash = strrchr(page, '/');
 
-	snprintf(dir, sizeof(dir), "%.*s%s.mmureport-html.XXXXXX", slash ? (int)(slash - page + 1) : 0,
-		 page, "");
+	snprintf(dir, sizeof(dir), "%.*s.mmureport-html.XXXXXX", slash ? (int)(slash - page + 1) : 0,
+		 page);
 	return mkdtemp(dir);
 }
 
@@ -147,8 +148,12 @@ static int html_out(const char *path, struct report *rep, struct html_page *pg)
 		if (pr == -1)
 			rc = 3;
 	}
+	mode_t mask = umask(0);
+	umask(mask);
 	if (!(f = out_open(path, tmp, sizeof(tmp))))
 		rc = 3;
+	else if (f != stdout && fchmod(fileno(f), 0666 & ~mask))	/* a page to share, not mkstemp's 0600 */
+		rc = 3, out_close(f, tmp, path, 0);
 	else if (out_close(f, tmp, path, !write_html(f, rep, pg) && !ferror(f)) < 0)
 		rc = 3;
 	if (dir)
