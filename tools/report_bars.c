@@ -62,9 +62,17 @@ void bar_plot(struct plot *p, const struct run *r, const char *title, const char
 			fprintf(f, "\n");
 		}
 		fprintf(f, "EOD\nset datafile missing '-'\nplot ");
-		for (int k = 0; k < r->nmodes; k++) {
-			fprintf(f, "%s$bars using %d:%d:%d:xtic(1) title ", k ? ", " : "", 3 * k + 2,
-				3 * k + 3, 3 * k + 4);
+		/* A mode without a figure here has no bars (and no key entry). */
+		for (int k = 0, shown = 0; k < r->nmodes; k++) {
+			int has = 0;
+			for (int c = 0; c < ncols; c++) {
+				const struct meas *m = run_find(r, probe[c], r->modes[k], metric[c]);
+				has |= m && !isnan(m->value) && (!logy || m->value > 0);
+			}
+			if (!has)
+				continue;
+			fprintf(f, "%s$bars using %d:%d:%d:xtic(1) lt %d title ", shown++ ? ", " : "",
+				3 * k + 2, 3 * k + 3, 3 * k + 4, k + 1);	/* a mode's colour in every plot */
 			gp_quote(f, r->modes[k]);
 		}
 		fprintf(f, "\n");
