@@ -201,9 +201,9 @@ $(BUILD)/tools/mmuguess: tools/mmuguess.c boot/guess.c include/guess.h
 # mmureport: the line check (linecheck.c), the step detection (guess.c) and
 # the tables' columns (table_defs.c) are the ones logcheck and the image use.
 REPORT_SRCS := tools/mmureport.c tools/report_parse.c tools/report_stats.c tools/report_out.c \
-	tools/report_compare.c tools/report_plot.c tools/linecheck.c boot/crc32.c boot/guess.c \
-	boot/table_defs.c
-$(BUILD)/tools/mmureport: $(REPORT_SRCS) tools/mmureport.h tools/linecheck.h include/guess.h include/table_defs.h
+	tools/report_compare.c tools/report_plot.c tools/report_bars.c tools/report_marks.c \
+	tools/report_html.c tools/linecheck.c boot/crc32.c boot/guess.c boot/table_defs.c
+$(BUILD)/tools/mmureport: $(REPORT_SRCS) tools/mmureport.h tools/report_plot.h tools/linecheck.h include/guess.h include/table_defs.h
 	@mkdir -p $(dir $@)
 	$(Q)cc $(HOST_CFLAGS) -Wno-format-truncation -o $@ $(REPORT_SRCS) -lm
 

@@ -4,7 +4,7 @@
  * and gnuplot plots out.
  *
  *   mmureport [--strict] [--no-tables] [--compare A B]... [--csv FILE]
- *             [--json FILE] [--plot DIR] [FILE|-]...
+ *             [--json FILE] [--plot DIR] [--html FILE] [FILE|-]...
  *   mmureport --mwu X1,X2,... Y1,Y2,...
  *
  * Inputs (stdin without FILE): console logs of any board and any number of
@@ -13,8 +13,11 @@
  * Exit status: 0 report written; 1 --strict and lines were lost or garbled;
  * 2 an input is not a usable log (not a log, truncated, unknown format
  * version); 3 usage, I/O error, or the plots failed.  On 1 and 2 no output
- * file is written; files are written to a temporary name and renamed.
+ * file is written but the --html page, which then shows each log's verdict
+ * and no tables; files are written to a temporary name and renamed.
  */
+#include <dirent.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +31,7 @@ static void usage(void)
 {
 	fprintf(help ? stdout : stderr,
 		"usage: mmureport [--strict] [--no-tables] [--compare A B]... [--csv FILE] [--json FILE]\n"
-		"                 [--plot DIR] [FILE|-]...\n"
+		"                 [--plot DIR] [--html FILE] [FILE|-]...\n"
 		"       mmureport --mwu X1,X2,... Y1,Y2,...   (the Mann-Whitney test alone)\n"
 		"A and B: a mode, a board, a run (board-N label, file, #N) or RUN:MODE\n");
 	exit(help ? 0 : 3);
@@ -67,6 +70,99 @@ int out_close(FILE *f, const char *tmp, const char *path, int ok)
 	return 0;
 }
 
+/* The parser's messages about one input, for the page (and still on stderr). */
+static FILE *capture_begin(int *saved)
+{
+	FILE *t = tmpfile();
+
+	fflush(stderr);
+	*saved = t ? dup(2) : -1;
+	if (*saved >= 0)
+		dup2(fileno(t), 2);
+	return t;
+}
+
+static char *capture_end(FILE *t, int saved)
+{
+	char *buf = 0;
+	size_t cap = 0;
+
+	if (!t)
+		return 0;
+	fflush(stderr);
+	if (saved >= 0) {
+		dup2(saved, 2);
+		close(saved);
+	}
+	rewind(t);
+	if (getdelim(&buf, &cap, '\0', t) < 0 && buf)
+		buf[0] = 0;
+	if (buf)
+		fputs(buf, stderr);
+	fclose(t);
+	return buf;
+}
+
+/* The page's plots go to a directory of their own beside the page. */
+static char *plot_dir(const char *page)
+{
+	static char dir[4200];
+	const char *slash = strrchr(page, '/');
+
+	snprintf(dir, sizeof(dir), "%.*s.mmureport-html.XXXXXX", slash ? (int)(slash - page + 1) : 0,
+		 page);
+	return mkdtemp(dir);
+}
+
+static void remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[4500];
+
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+/* The page: plots drawn first (into a private directory), then written
+ * through a temporary file.  Returns 0, or 3 on failure. */
+static int html_out(const char *path, struct report *rep, struct html_page *pg)
+{
+	char tmp[4200], *dir = 0;
+	int rc = 0, pr = -2;
+	FILE *f;
+
+	if (pg->tables) {
+		if (!(dir = plot_dir(path))) {
+			fprintf(stderr, "mmureport: --html %s: cannot create a directory for its plots\n", path);
+			return 3;
+		}
+		pr = write_plots(rep, dir, 1);
+		pg->svgdir = pr ? 0 : dir;
+		pg->why_no_plots = pr == -2 ? "nothing to plot (no lat_mem, tlb, bw_mem or demand figures)" :
+				   "gnuplot failed (its messages are on mmureport's stderr)";
+		if (pr == -1)
+			rc = 3;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	if (!(f = out_open(path, tmp, sizeof(tmp))))
+		rc = 3;
+	else if (f != stdout && fchmod(fileno(f), 0666 & ~mask))	/* a page to share, not mkstemp's 0600 */
+		rc = 3, out_close(f, tmp, path, 0);
+	else if (out_close(f, tmp, path, !write_html(f, rep, pg) && !ferror(f)) < 0)
+		rc = 3;
+	if (dir)
+		remove_dir(dir);
+	return rc;
+}
+
 static int parse_values(const char *s, double *v, int max)
 {
 	int n = 0;
@@ -93,52 +189,109 @@ static int mwu_only(const char *x, const char *y)
 	return 0;
 }
 
-int main(int argc, char **argv)
-{
-	const char *files[256], *cmp[32][2], *csv = 0, *json = 0, *plot = 0;
-	int nfiles = 0, ncmp = 0, strict = 0, tables = 1, rc = 0;
-	static struct report rep;
+struct opts {
+	const char *files[256], *cmp[32][2], *csv, *json, *plot, *html;
+	int nfiles, ncmp, strict, tables;
+};
 
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	o->tables = 1;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			help = 1, usage();
 		if (!strcmp(argv[i], "--strict"))
-			strict = 1;
+			o->strict = 1;
 		else if (!strcmp(argv[i], "--no-tables"))
-			tables = 0;
-		else if (!strcmp(argv[i], "--compare") && i + 2 < argc && ncmp < 32) {
-			cmp[ncmp][0] = argv[i + 1], cmp[ncmp][1] = argv[i + 2];
-			ncmp++, i += 2;
+			o->tables = 0;
+		else if (!strcmp(argv[i], "--compare") && i + 2 < argc && o->ncmp < 32) {
+			o->cmp[o->ncmp][0] = argv[i + 1], o->cmp[o->ncmp][1] = argv[i + 2];
+			o->ncmp++, i += 2;
 		} else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
-			csv = argv[++i];
+			o->csv = argv[++i];
 		else if (!strcmp(argv[i], "--json") && i + 1 < argc)
-			json = argv[++i];
+			o->json = argv[++i];
 		else if (!strcmp(argv[i], "--plot") && i + 1 < argc)
-			plot = argv[++i];
+			o->plot = argv[++i];
+		else if (!strcmp(argv[i], "--html") && i + 1 < argc)
+			o->html = argv[++i];
 		else if (!strcmp(argv[i], "--mwu") && i + 2 == argc - 1)
-			return mwu_only(argv[i + 1], argv[i + 2]);
-		else if ((argv[i][0] != '-' || !strcmp(argv[i], "-")) && nfiles < 256)
-			files[nfiles++] = argv[i];
+			exit(mwu_only(argv[i + 1], argv[i + 2]));
+		else if ((argv[i][0] != '-' || !strcmp(argv[i], "-")) && o->nfiles < 256)
+			o->files[o->nfiles++] = argv[i];
 		else
 			usage();
 	}
-	if (!nfiles)
-		files[nfiles++] = "-";
+	if (!o->nfiles)
+		o->files[o->nfiles++] = "-";
+}
 
-	for (int i = 0; i < nfiles; i++)
-		if (report_read_file(&rep, files[i]) < 0)
-			rep.errors++;
-	if (rep.errors) {
-		fprintf(stderr, "mmureport: %d input(s) not usable: no report written\n", rep.errors);
-		return 2;
+/* Every input, and for the page what the parser said of each. */
+static void read_inputs(struct report *rep, const struct opts *o, struct html_input *in)
+{
+	for (int i = 0; i < o->nfiles; i++) {
+		int saved = -1;
+		FILE *t = o->html ? capture_begin(&saved) : 0;
+		in[i].file = o->files[i];
+		in[i].first_run = rep->nruns;
+		in[i].unusable = report_read_file(rep, o->files[i]) < 0;
+		in[i].nruns = rep->nruns - in[i].first_run;
+		in[i].messages = capture_end(t, saved);
+		rep->errors += in[i].unusable;
 	}
-	report_label(&rep);
+	report_label(rep);
+}
+
+/* The whole page: the tables as print_tables gives them, the comparisons. */
+static int html_full(const char *path, struct report *rep, struct html_page *pg, const char *cmp)
+{
+	char *text = 0;
+	size_t len = 0;
+	FILE *t = open_memstream(&text, &len);
+	int rc;
+
+	if (!t)
+		return 3;
+	print_tables(t, rep);
+	fclose(t);
+	pg->tables = text, pg->compare = cmp;
+	rc = html_out(path, rep, pg);
+	free(text);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static struct opts o;
+	static struct html_input in[256];
+	static struct report rep;
+	struct html_page pg = { 0 };
+	char command[2000];
+	int rc = 0;
+
+	parse_args(argc, argv, &o);
+	int n = snprintf(command, sizeof(command), "mmureport");
+	for (int i = 1; i < argc && n < (int)sizeof(command); i++)
+		n += snprintf(command + n, sizeof(command) - n, " %s", argv[i]);
+	pg.command = command, pg.inputs = in, pg.ninputs = o.nfiles;
+
+	read_inputs(&rep, &o, in);
+	if (rep.errors) {
+		fprintf(stderr, "mmureport: %d input(s) not usable: no report written%s\n", rep.errors,
+			o.html ? " but the page's verdicts" : "");
+		pg.verdict = "An input is not a usable log: no tables, comparisons or plots (see each "
+			     "log's verdict).";
+		return o.html && html_out(o.html, &rep, &pg) ? 3 : 2;
+	}
 	if (rep.losses) {
 		fprintf(stderr, "mmureport: %d line(s) lost or garbled (named above); no value from a "
 			"garbled line is used%s\n", rep.losses,
-			strict ? "; --strict: no report written" : "");
-		if (strict)
-			return 1;
+			o.strict ? "; --strict: no report written" : "");
+		pg.verdict = "--strict, and lines were lost or garbled: no tables, comparisons or plots "
+			     "(see each log's verdict).";
+		if (o.strict)
+			return o.html && html_out(o.html, &rep, &pg) ? 3 : 1;
+		pg.verdict = 0;
 	}
 
 	/* Comparisons first into memory: a bad side is a usage error before any output. */
@@ -147,10 +300,10 @@ int main(int argc, char **argv)
 	FILE *ct = open_memstream(&cmp_text, &cmp_len), *cj = open_memstream(&cmp_json, &json_len);
 	if (!ct || !cj)
 		return 3;
-	for (int i = 0; i < ncmp; i++) {
+	for (int i = 0; i < o.ncmp; i++) {
 		if (i)
 			fprintf(cj, ",\n");
-		if (print_compare(ct, cj, &rep, cmp[i][0], cmp[i][1]) < 0)
+		if (print_compare(ct, cj, &rep, o.cmp[i][0], o.cmp[i][1]) < 0)
 			return 3;
 	}
 	fclose(ct);
@@ -160,30 +313,32 @@ int main(int argc, char **argv)
 		if (rep.runs[i].losses)
 			printf("Note: %s (run %d): %d line(s) lost or garbled; their values are left out\n\n",
 			       rep.runs[i].file, rep.runs[i].index, rep.runs[i].losses);
-	if (tables)
+	if (o.tables)
 		print_tables(stdout, &rep);
 	fputs(cmp_text, stdout);
 	fflush(stdout);
 
 	char tmp[4200];
 	FILE *f;
-	if (csv) {
-		if (!(f = out_open(csv, tmp, sizeof(tmp))))
+	if (o.csv) {
+		if (!(f = out_open(o.csv, tmp, sizeof(tmp))))
 			return 3;
 		write_csv(f, &rep);
-		if (out_close(f, tmp, csv, !ferror(f)) < 0)
+		if (out_close(f, tmp, o.csv, !ferror(f)) < 0)
 			rc = 3;
 	}
-	if (json) {
-		if (!(f = out_open(json, tmp, sizeof(tmp))))
+	if (o.json) {
+		if (!(f = out_open(o.json, tmp, sizeof(tmp))))
 			return 3;
 		fprintf(f, "{\"mmureport\": 1,\n");
 		write_json_runs(f, &rep);
 		fprintf(f, ",\n\"comparisons\": [%s]}\n", cmp_json);
-		if (out_close(f, tmp, json, !ferror(f)) < 0)
+		if (out_close(f, tmp, o.json, !ferror(f)) < 0)
 			rc = 3;
 	}
-	if (plot && write_plots(&rep, plot) < 0)
+	if (o.plot && write_plots(&rep, o.plot, 0) < 0)
+		rc = 3;
+	if (o.html && html_full(o.html, &rep, &pg, cmp_text))
 		rc = 3;
 	free(cmp_text);
 	free(cmp_json);

@@ -110,8 +110,28 @@ void sides_from(FILE *f, const char *which, const struct row *s, int n);
 /* A comparison: returns 0, or -1 (and a message) when a side selects nothing. */
 int print_compare(FILE *f, FILE *json, const struct report *rep, const char *a, const char *b);
 
-/* report_plot.c */
-int write_plots(const struct report *rep, const char *dir);
+/* report_plot.c: returns 0, -1 on failure (gnuplot, I/O), -2 when nothing
+ * can be plotted; quiet: no message naming the pictures. */
+int write_plots(const struct report *rep, const char *dir, int quiet);
+
+/* report_html.c */
+struct html_input {
+	const char *file;
+	int unusable;			/* report_read_file failed on it */
+	int first_run, nruns;		/* its runs in the report */
+	char *messages;			/* what the parser said about it */
+};
+struct html_page {
+	const char *command;		/* mmureport's arguments */
+	const char *verdict;		/* why no tables (bad input); 0 */
+	struct html_input *inputs;
+	int ninputs;
+	const char *tables;		/* print_tables' text; 0 without */
+	const char *compare;		/* print_compare's text */
+	const char *svgdir;		/* where write_plots put the SVGs; 0 none */
+	const char *why_no_plots;
+};
+int write_html(FILE *f, const struct report *rep, const struct html_page *pg);
 
 /* Output through a temporary file renamed into place at the end, so a
  * failure never leaves a half-written file (mmureport.c). */

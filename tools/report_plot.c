@@ -6,8 +6,11 @@
  *                     the cache-size guesses and TLB reaches marked;
  *   <label>-tlb       the tlb probe's curve (time per load against pages,
  *                     log x), a line per mode, the L1 entries marked;
- *   <label>-bandwidth bw_mem's headlines, bars per mode;
- *   <label>-faults    demand's and modeswitch's costs in us, bars per mode.
+ *   <label>-bandwidth, <label>-faults: bars (report_bars.c).
+ * Every figure with samples has an error bar (min-max of the repetitions),
+ * y is logarithmic where the values span 20x or more, sizes are written
+ * B/KiB/MiB on ticks and labels alike, and an emulated run says on the
+ * plot what its times are.
  * Data and script go to a temporary directory inside DIR; each picture is
  * renamed into DIR only once gnuplot has finished it.
  */
@@ -19,35 +22,43 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "mmureport.h"
+#include "report_plot.h"
 
-struct series {
-	char title[64];
-	int n;
-	double x[256], y[256];
-};
+void sample_range(const struct meas *m, double *lo, double *hi)
+{
+	*lo = *hi = m->value;
+	for (int i = 0; i < m->nsamples; i++) {
+		if (m->samples[i] < *lo)
+			*lo = m->samples[i];
+		if (m->samples[i] > *hi)
+			*hi = m->samples[i];
+	}
+}
 
 /* A curve of one mode: metrics <prefix>_<x>_<suffix>, sorted by x. */
 static int curve(const struct run *r, const char *probe, const char *mode, const char *prefix,
 		 const char *unit_suffix, struct series *s)
 {
-	s->n = 0;
+	s->n = s->sampled = 0;
 	for (int k = 0; k < r->nm && s->n < 256; k++) {
 		const struct meas *m = &r->m[k];
 		char pfx[48];
-		double x;
+		double x, lo, hi;
 		size_t ml = strlen(m->metric), ul = strlen(unit_suffix);
 
 		if (isnan(m->value) || strcmp(m->probe, probe) || strcmp(m->mode, mode) ||
 		    ml < ul || strcmp(m->metric + ml - ul, unit_suffix) ||
 		    !curve_point(m->metric, &x, pfx, sizeof(pfx)) || strcmp(pfx, prefix))
 			continue;
+		sample_range(m, &lo, &hi);
+		s->sampled |= m->nsamples > 1;
 		int i = s->n++;
 		while (i > 0 && s->x[i - 1] > x) {
 			s->x[i] = s->x[i - 1], s->y[i] = s->y[i - 1];
+			s->lo[i] = s->lo[i - 1], s->hi[i] = s->hi[i - 1];
 			i--;
 		}
-		s->x[i] = x, s->y[i] = m->value;
+		s->x[i] = x, s->y[i] = m->value, s->lo[i] = lo, s->hi[i] = hi;
 	}
 	return s->n;
 }
@@ -74,7 +85,7 @@ static void title_of(const struct run *r, char *buf, size_t size)
 		 cpu[0] ? " (" : "", cpu, cpu[0] ? ")" : "", plat, r->date);
 }
 
-static void gp_quote(FILE *f, const char *s)
+void gp_quote(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++)
@@ -87,27 +98,47 @@ static void gp_quote(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void size_label(char *buf, size_t size, double bytes)
+void size_label(char *buf, size_t size, double bytes)
 {
-	if (bytes >= 1048576 && fmod(bytes, 1048576) == 0)
-		snprintf(buf, size, "%gM", bytes / 1048576);
-	else if (bytes >= 1024 && fmod(bytes, 1024) == 0)
-		snprintf(buf, size, "%gK", bytes / 1024);
+	if (bytes >= 1048576 && fmod(bytes, 262144) == 0)
+		snprintf(buf, size, "%g MiB", bytes / 1048576);
+	else if (bytes >= 1024 && fmod(bytes, 256) == 0)
+		snprintf(buf, size, "%g KiB", bytes / 1024);
 	else
-		snprintf(buf, size, "%g", bytes);
+		snprintf(buf, size, "%g B", bytes);
 }
 
-/* Both terminals from one plot body: the body is written once a terminal. */
-struct plot {
-	FILE *gp;
-	const char *tmpdir;
-	char name[128];			/* <label>-<kind> */
-	int count;
-};
+int wants_log(const double *v, int n)
+{
+	double lo = INFINITY, hi = 0;
 
-static void begin(struct plot *p, int svg, const char *title, const char *what)
+	for (int i = 0; i < n; i++)
+		if (v[i] > 0) {
+			lo = v[i] < lo ? v[i] : lo;
+			hi = v[i] > hi ? v[i] : hi;
+		}
+	return hi >= 20 * lo;
+}
+
+const char *bars_words(int sampled)
+{
+	return sampled ? "; error bars: min-max of the repetitions" : "";
+}
+
+/* What an emulated run's times are (as report_compare.c's verdicts say). */
+static const char *emulated_words(const struct run *r)
+{
+	if (strstr(r->platform, "-icount"))
+		return "emulated: instruction counts, not time (QEMU -icount)";
+	if (strstr(r->platform, "emulated") || strstr(r->platform, "TCG"))
+		return "emulated: QEMU's host time, not the target's (QEMU TCG)";
+	return 0;
+}
+
+void plot_begin(struct plot *p, int svg, const struct run *r, const char *title, const char *what)
 {
 	FILE *f = p->gp;
+	const char *emul = emulated_words(r);
 
 	if (svg)
 		fprintf(f, "set terminal svg size 1000,620 dynamic font 'Sans,11' background '#ffffff'\n");
@@ -120,25 +151,79 @@ static void begin(struct plot *p, int svg, const char *title, const char *what)
 	snprintf(t, sizeof(t), "%s\n%s", what, title);
 	gp_quote(f, t);
 	fprintf(f, "\nset grid\nset key inside top left opaque box\n");
+	/* Above the title, in red: the plot is read without the page around it. */
+	if (emul) {
+		fprintf(f, "set tmargin 5\nset label 100 ");
+		gp_quote(f, emul);
+		fprintf(f, " at screen 0.5, screen 0.965 center font ',14' tc rgb '#cc0000' front\n");
+	}
 }
 
-/* The data of a series as an inline block (gnuplot's $name << EOD). */
-static void data_block(FILE *f, const char *name, const struct series *s)
+/* Ticks at powers of two, at most ~12, labelled in the one unit style. */
+static void size_tics(FILE *f, double xmin, double xmax, int bytes)
 {
-	fprintf(f, "$%s << EOD\n", name);
-	for (int i = 0; i < s->n; i++)
-		fprintf(f, "%.10g %.10g\n", s->x[i], s->y[i]);
-	fprintf(f, "EOD\n");
+	int a = (int)floor(log2(xmin)), b = (int)ceil(log2(xmax));
+	int step = (b - a + 11) / 12;
+
+	if (step < 1)
+		step = 1;
+	fprintf(f, "set xtics (");
+	for (int e = a; e <= b; e += step) {
+		char l[24];
+		if (bytes)
+			size_label(l, sizeof(l), ldexp(1, e));
+		else
+			snprintf(l, sizeof(l), "%g", ldexp(1, e));
+		fprintf(f, "%s\"%s\" %.10g", e > a ? ", " : "", l, ldexp(1, e));
+	}
+	fprintf(f, ")\nset mxtics 1\n");
+}
+
+static int series_range(const struct series *s, int ns, double *xmin, double *xmax, int *logy)
+{
+	static double v[3 * 256 * 24];
+	int nv = 0, sampled = 0;
+
+	*xmin = INFINITY, *xmax = 0;
+	for (int i = 0; i < ns; i++)
+		for (int j = 0; j < s[i].n; j++) {
+			*xmin = s[i].x[j] < *xmin ? s[i].x[j] : *xmin;
+			*xmax = s[i].x[j] > *xmax ? s[i].x[j] : *xmax;
+			v[nv++] = s[i].y[j], v[nv++] = s[i].lo[j], v[nv++] = s[i].hi[j];
+			sampled |= s[i].sampled;
+		}
+	*logy = wants_log(v, nv);
+	return sampled;
+}
+
+/* Curves with their error bars (on a log axis a point <= 0 cannot be drawn:
+ * it is left out, and so said by gnuplot's missing point). */
+static void draw_curves(FILE *f, const struct series *s, int ns, const char *tag, int logy)
+{
+	for (int i = 0; i < ns; i++) {
+		fprintf(f, "$%s%d << EOD\n", tag, i);
+		for (int j = 0; j < s[i].n; j++)
+			if (!logy || s[i].y[j] > 0)
+				fprintf(f, "%.10g %.10g %.10g %.10g\n", s[i].x[j], s[i].y[j],
+					logy && s[i].lo[j] <= 0 ? s[i].y[j] : s[i].lo[j], s[i].hi[j]);
+		fprintf(f, "EOD\n");
+	}
+	fprintf(f, "plot ");
+	for (int i = 0; i < ns; i++) {
+		fprintf(f, "%s$%s%d using 1:2:3:4 with yerrorlines pt 7 ps 0.5 title ", i ? ", " : "",
+			tag, i);
+		gp_quote(f, s[i].title);
+	}
+	fprintf(f, "\n");
 }
 
 static void latency_plot(struct plot *p, const struct report *rep, const struct run *r,
 			 const char *title)
 {
 	static struct series s[24];
-	int ns = 0;
-	double marks[16];
-	char mark_names[16][48];
-	int nmarks = 0;
+	static struct mark marks[32];
+	int ns = 0, nmarks = 0, logy;
+	double xmin, xmax;
 
 	for (int k = 0; k < r->nmodes && ns < 16; k++) {
 		const char *pat = r->lmbench ? "lmbench" : "random";
@@ -149,25 +234,21 @@ static void latency_plot(struct plot *p, const struct report *rep, const struct 
 		}
 		/* The guesses: cache sizes (any mode's, once each), TLB reaches. */
 		for (int l = 1; l <= 3; l++) {
-			char metric[16];
+			char metric[16], what[48];
 			snprintf(metric, sizeof(metric), "l%d_bytes", l);
 			const struct meas *m = run_find(r, "lat_mem", r->modes[k], metric);
-			int seen = 0;
-			for (int q = 0; m && q < nmarks; q++)
-				seen |= marks[q] == m->value;
-			if (m && !seen && nmarks < 16) {
-				char sz[16];
-				size_label(sz, sizeof(sz), m->value);
-				marks[nmarks] = m->value;
-				snprintf(mark_names[nmarks++], 48, "L%d guess %s", l, sz);
-			}
+			if (!m || m->value <= 0)
+				continue;
+			size_label(metric, sizeof(metric), m->value);
+			snprintf(what, sizeof(what), "L%d guess %s", l, metric);
+			nmarks = add_mark(marks, nmarks, 32, m->value, what, "", "#0055aa", 2);
 		}
 		const struct meas *reach = run_find(r, "tlb", r->modes[k], "reach_bytes");
-		if (reach && nmarks < 16) {
-			char sz[16];
+		if (reach && reach->value > 0) {
+			char sz[16], what[48];
 			size_label(sz, sizeof(sz), reach->value);
-			marks[nmarks] = -reach->value;		/* negative: a TLB mark */
-			snprintf(mark_names[nmarks++], 48, "TLB reach %s %s", r->modes[k], sz);
+			snprintf(what, sizeof(what), "TLB reach %s:", sz);
+			nmarks = add_mark(marks, nmarks, 32, reach->value, what, r->modes[k], "#aa3300", 3);
 		}
 	}
 	if (!ns)
@@ -183,46 +264,20 @@ static void latency_plot(struct plot *p, const struct report *rep, const struct 
 				ns++;
 			}
 	}
+	int sampled = series_range(s, ns, &xmin, &xmax, &logy);
+	for (int i = 0; i < nmarks; i++) {
+		xmin = marks[i].x < xmin ? marks[i].x : xmin;
+		xmax = marks[i].x > xmax ? marks[i].x : xmax;
+	}
 	for (int svg = 0; svg < 2; svg++) {
 		FILE *f = p->gp;
-		begin(p, svg, title, "Memory latency against working set (lat_mem, pointer chase)");
-		/* A log y axis where the curves span more than 20x (an LMbench
-		 * curve of a real machine beside QEMU's flat ones). */
-		double lo = 1e300, hi = 0;
-		for (int i = 0; i < ns; i++)
-			for (int j = 0; j < s[i].n; j++) {
-				if (s[i].y[j] > 0 && s[i].y[j] < lo)
-					lo = s[i].y[j];
-				if (s[i].y[j] > hi)
-					hi = s[i].y[j];
-			}
-		fprintf(f, "set logscale x 2\nset xlabel 'working set (bytes, log scale)'\n"
-			   "set format x '%%.0b%%B'\n");
-		if (hi > 20 * lo)
-			fprintf(f, "set logscale y 10\nset ylabel 'latency per load (ns, log scale)'\n");
-		else
-			fprintf(f, "set yrange [0:*]\nset ylabel 'latency per load (ns)'\n");
-		for (int i = 0; i < nmarks; i++) {
-			double x = fabs(marks[i]);
-			fprintf(f, "set arrow from %.10g, graph 0 to %.10g, graph 1 nohead lw 1.5 dt %d lc rgb '%s'\n",
-				x, x, marks[i] < 0 ? 3 : 2, marks[i] < 0 ? "#aa3300" : "#0055aa");
-			fprintf(f, "set label ");
-			gp_quote(f, mark_names[i]);
-			/* Staggered heights, so marks close together stay readable. */
-			fprintf(f, " at %.10g, graph %.2f rotate by 90 right offset -0.6,0 font ',9' tc rgb '%s'\n",
-				x, 0.97 - 0.32 * (i % 3), marks[i] < 0 ? "#aa3300" : "#0055aa");
-		}
-		for (int i = 0; i < ns; i++) {
-			char b[16];
-			snprintf(b, sizeof(b), "c%d", i);
-			data_block(f, b, &s[i]);
-		}
-		fprintf(f, "plot ");
-		for (int i = 0; i < ns; i++) {
-			fprintf(f, "%s$c%d using 1:2 with linespoints pt 7 ps 0.5 title ", i ? ", " : "", i);
-			gp_quote(f, s[i].title);
-		}
-		fprintf(f, "\n");
+		plot_begin(p, svg, r, title, "Memory latency against working set (lat_mem, pointer chase)");
+		fprintf(f, "set logscale x 2\nset xlabel 'working set (bytes, log scale)'\n");
+		size_tics(f, xmin, xmax, 1);
+		fprintf(f, "%sset ylabel 'latency per load (ns%s)%s'\n", logy ? "set logscale y 10\n" :
+			"set yrange [0:*]\n", logy ? ", log scale" : "", bars_words(sampled));
+		draw_marks(f, marks, nmarks, xmin, xmax);
+		draw_curves(f, s, ns, "c", logy);
 	}
 	p->count++;
 }
@@ -230,132 +285,36 @@ static void latency_plot(struct plot *p, const struct report *rep, const struct 
 static void tlb_plot(struct plot *p, const struct run *r, const char *title)
 {
 	static struct series s[16];
-	int ns = 0;
+	static struct mark marks[16];
+	int ns = 0, nmarks = 0, logy;
+	double xmin, xmax;
 
-	for (int k = 0; k < r->nmodes && ns < 16; k++)
+	for (int k = 0; k < r->nmodes && ns < 16; k++) {
 		if (curve(r, "tlb", r->modes[k], "", "p_ns", &s[ns])) {
 			snprintf(s[ns].title, sizeof(s[ns].title), "%s", r->modes[k]);
 			ns++;
 		}
+		const struct meas *m = run_find(r, "tlb", r->modes[k], "l1_entries");
+		if (m && m->value > 0) {
+			char what[48];
+			snprintf(what, sizeof(what), "L1 TLB %g entries:", m->value);
+			nmarks = add_mark(marks, nmarks, 16, m->value, what, r->modes[k], "#aa3300", 2);
+		}
+	}
 	if (!ns)
 		return;
+	int sampled = series_range(s, ns, &xmin, &xmax, &logy);
 	for (int svg = 0; svg < 2; svg++) {
 		FILE *f = p->gp;
-		begin(p, svg, title, "TLB: time per load against pages touched (tlb, one load per 4K page)");
-		fprintf(f, "set logscale x 2\nset xlabel 'pages (4 KiB each, log scale)'\n"
-			   "set ylabel 'time per load (ns)'\nset yrange [0:*]\n");
-		for (int k = 0, nmark = 0; k < r->nmodes; k++) {
-			const struct meas *m = run_find(r, "tlb", r->modes[k], "l1_entries");
-			if (!m)
-				continue;
-			double y = 0.97 - 0.45 * (nmark++ % 2);	/* staggered: marks sit close */
-			fprintf(f, "set arrow from %g, graph 0 to %g, graph 1 nohead dt 2 lc rgb '#aa3300'\n",
-				m->value, m->value);
-			fprintf(f, "set label 'L1 TLB %s: %g entries' at %g, graph %.2f rotate by 90 right "
-				   "offset -0.6,0 font ',9' tc rgb '#aa3300'\n", r->modes[k], m->value, m->value, y);
-		}
-		for (int i = 0; i < ns; i++) {
-			char b[16];
-			snprintf(b, sizeof(b), "t%d", i);
-			data_block(f, b, &s[i]);
-		}
-		fprintf(f, "plot ");
-		for (int i = 0; i < ns; i++) {
-			fprintf(f, "%s$t%d using 1:2 with linespoints pt 7 ps 0.4 title ", i ? ", " : "", i);
-			gp_quote(f, s[i].title);
-		}
-		fprintf(f, "\n");
+		plot_begin(p, svg, r, title, "TLB: time per load against pages touched (tlb, one load per 4 KiB page)");
+		fprintf(f, "set logscale x 2\nset xlabel 'pages (4 KiB each, log scale)'\n");
+		size_tics(f, xmin, xmax, 0);
+		fprintf(f, "%sset ylabel 'time per load (ns%s)%s'\n", logy ? "set logscale y 10\n" :
+			"set yrange [0:*]\n", logy ? ", log scale" : "", bars_words(sampled));
+		draw_marks(f, marks, nmarks, xmin, xmax);
+		draw_curves(f, s, ns, "t", logy);
 	}
 	p->count++;
-}
-
-/* Bars: a cluster per column, a bar per mode. */
-static void bar_plot(struct plot *p, const struct run *r, const char *title, const char *what,
-		     const char *ylabel, const char *const probe[], const char *const metric[],
-		     const char *const label[], int ncols, double scale, int logy)
-{
-	int any = 0;
-
-	for (int c = 0; c < ncols; c++)
-		for (int k = 0; k < r->nmodes; k++)
-			any |= run_find(r, probe[c], r->modes[k], metric[c]) != 0;
-	if (!any)
-		return;
-	for (int svg = 0; svg < 2; svg++) {
-		FILE *f = p->gp;
-		begin(p, svg, title, what);
-		fprintf(f, "set key outside right top noopaque nobox\n");
-		fprintf(f, "set style data histograms\nset style histogram clustered gap 1\n"
-			   "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset ylabel ");
-		gp_quote(f, ylabel);
-		fprintf(f, "\nset xtics nomirror rotate by -30\nset grid noxtics ytics\n%s",
-			logy ? "set logscale y 10\n" : "set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\n");
-		/* Rows: columns (the metric); one field a mode; '-' where missing. */
-		fprintf(f, "$bars << EOD\n\"metric\"");
-		for (int k = 0; k < r->nmodes; k++)
-			fprintf(f, " \"%s\"", r->modes[k]);
-		fprintf(f, "\n");
-		for (int c = 0; c < ncols; c++) {
-			fprintf(f, "\"%s\"", label[c]);
-			for (int k = 0; k < r->nmodes; k++) {
-				const struct meas *m = run_find(r, probe[c], r->modes[k], metric[c]);
-				if (m && (!logy || m->value > 0))
-					fprintf(f, " %.10g", m->value * scale);
-				else
-					fprintf(f, " -");
-			}
-			fprintf(f, "\n");
-		}
-		fprintf(f, "EOD\nset datafile missing '-'\nplot ");
-		for (int k = 0; k < r->nmodes; k++)
-			fprintf(f, "%s$bars using %d:xtic(1) title columnheader(%d)", k ? ", " : "", k + 2, k + 2);
-		fprintf(f, "\n");
-	}
-	p->count++;
-}
-
-/* bw_mem: every size measured (in cache and beyond), a cluster per column
- * and size, a bar per mode. */
-static void bandwidth_plot(struct plot *p, const struct run *r, const char *title,
-			   const char *const col[], const char *const label[])
-{
-	static char metric[64][48], name[64][48];
-	const char *probe[64], *mp[64], *lp[64];
-	double sizes[32];
-	int nsizes = 0, n = 0;
-
-	for (int k = 0; k < r->nm; k++) {
-		const struct meas *m = &r->m[k];
-		char pfx[48];
-		double x;
-		int seen = 0;
-		if (strcmp(m->probe, "bw_mem") || isnan(m->value) ||
-		    !curve_point(m->metric, &x, pfx, sizeof(pfx)))
-			continue;
-		for (int i = 0; i < nsizes; i++)
-			seen |= sizes[i] == x;
-		if (!seen && nsizes < 32) {
-			int i = nsizes++;
-			while (i > 0 && sizes[i - 1] > x) {
-				sizes[i] = sizes[i - 1];
-				i--;
-			}
-			sizes[i] = x;
-		}
-	}
-	for (int c = 0; c < 4; c++)
-		for (int i = 0; i < nsizes && n < 64; i++) {
-			char sz[16];
-			char base[16];
-			snprintf(base, sizeof(base), "%.*s", (int)(strlen(col[c]) - 4), col[c]);
-			snprintf(metric[n], 48, "%s_%.0f_mbs", base, sizes[i]);
-			size_label(sz, sizeof(sz), sizes[i]);
-			snprintf(name[n], 48, "%s %sB", label[c], sz);
-			probe[n] = "bw_mem", mp[n] = metric[n], lp[n] = name[n];
-			n++;
-		}
-	bar_plot(p, r, title, "Memory bandwidth at each size measured (bw_mem) - bigger is better",
-		 "bandwidth (MB/s, 2^20 bytes/s)", probe, mp, lp, n, 1, 0);
 }
 
 static int run_gnuplot(const char *script)
@@ -376,7 +335,7 @@ static int run_gnuplot(const char *script)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-int write_plots(const struct report *rep, const char *dir)
+int write_plots(const struct report *rep, const char *dir, int quiet)
 {
 	char tmpdir[4096], script[4200];
 	struct plot p = { 0 };
@@ -427,15 +386,15 @@ int write_plots(const struct report *rep, const char *dir)
 				bandwidth_plot(&p, r, title, bm, bl);
 			else
 				bar_plot(&p, r, title, "Fault and mapping costs (demand, modeswitch) - smaller is better",
-					 "time (microseconds, log scale)", fp, fm, fl, 6, 0.001, 1);
+					 "time (microseconds)", fp, fm, fl, 6, 0.001);
 			if (p.count > before && nnames < 256)
 				snprintf(names[nnames++], 128, "%s", p.name);
 		}
 	}
 	if (fclose(p.gp) || !nnames) {
-		if (!nnames)
+		if (!nnames && !quiet)
 			fprintf(stderr, "mmureport: --plot: nothing to plot (no lat_mem, tlb, bw_mem or demand figures)\n");
-		rc = -1;
+		rc = nnames ? -1 : -2;
 	} else if (run_gnuplot(script)) {
 		fprintf(stderr, "mmureport: --plot: gnuplot failed; no picture written\n");
 		rc = -1;
@@ -451,7 +410,7 @@ int write_plots(const struct report *rep, const char *dir)
 			}
 			unlink(from);
 		}
-	for (int i = 0; !rc && i < nnames; i++)
+	for (int i = 0; !rc && !quiet && i < nnames; i++)
 		fprintf(stderr, "mmureport: plot %s/%s.png, .svg\n", dir, names[i]);
 	unlink(script);
 	rmdir(tmpdir);
