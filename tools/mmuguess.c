@@ -208,8 +208,9 @@ static uint64_t read_tlb(const char *file)
 	return g.level[0].bytes;
 }
 
-/* The levels of `g` (guessed from `ref`'s sizes), their latencies read
- * off `lat` at the middle of each plateau (`lat` has the same sizes). */
+/* The levels of `g`, their latencies read off `lat` at the middle of each
+ * plateau (`lat` has the guessed curve's sizes), as the image reads each
+ * mode's random curve; with no `lat`, each plateau's own median. */
 static void print_levels(const char *prefix, const char *who, const struct guess *g,
 			 const struct curve *lat)
 {
@@ -219,10 +220,11 @@ static void print_levels(const char *prefix, const char *who, const struct guess
 		snprintf(name, sizeof(name), "l%d_bytes", i + 1);
 		printf("%s%s %llu bytes\n", prefix, name, (unsigned long long)g->level[i].bytes);
 		snprintf(name, sizeof(name), "l%d_ns", i + 1);
-		print_ns(prefix, name, lat->ns100[(g->level[i].lo + g->level[i].hi) / 2]);
+		print_ns(prefix, name, lat ? lat->ns100[(g->level[i].lo + g->level[i].hi) / 2]
+					   : g->level[i].ns100);
 	}
 	if (g->mem)
-		print_ns(prefix, "mem_ns", lat->ns100[(g->top.lo + g->top.hi) / 2]);
+		print_ns(prefix, "mem_ns", lat ? lat->ns100[(g->top.lo + g->top.hi) / 2] : g->top.ns100);
 	if (g->note[0])
 		printf("# %s%s\n", who, g->note);
 }
@@ -248,7 +250,7 @@ static void print_guess(const char *prefix, const struct curve *c, const uint64_
 	guess_caches(&gc, reach, nreach, 0, &g);
 	if (!nreach)
 		printf("# %sno TLB reach given: every step is taken for a cache\n", who);
-	print_levels(prefix, who, &g, c);
+	print_levels(prefix, who, &g, 0);
 }
 
 static int same_sizes(const struct curve *a, const struct curve *b)
