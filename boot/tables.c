@@ -55,7 +55,11 @@ static void print_table(const struct table *t)
 			char cell[32] = "";
 			int64_t v;
 			int d;
-			if (report_lookup(c->probe, mode, c->metric, &v, &d))
+			if (!report_lookup(c->probe, mode, c->metric, &v, &d))
+				;
+			else if (c->words && !d && table_word(c, v))
+				snprintf(cell, sizeof(cell), "%s", table_word(c, v));
+			else
 				format_fixed(cell, sizeof(cell), c->in_us ? v / 1000 : v, d);
 			pad(line, &n, c->width, cell);
 		}
