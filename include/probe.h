@@ -127,7 +127,8 @@ struct probe_os {
 	uint64_t (*ring_alone)(void *ring, uint32_t n);
 	int (*ring_close)(void *ring, struct probe_ring_counts *c);
 	/* Timed as probe_measure(), per event, the baseline subtracted (the
-	 * spread is the gross figure's); 0, or -1 with `why` set.
+	 * spread is the gross figure's); 0, or with `why` set -1 (an error: a
+	 * count wrong, no file) or 1 (no time left after the baseline).
 	 * lat_pagefault: a file in the page cache, mapped read-only and shared,
 	 * its `pages` read once each in a shuffled order, unmapped and mapped
 	 * again; per page, less the unmap and map alone (the kernel's

@@ -16,6 +16,7 @@
  * ring of pipes, each summing its K bytes; per switch, the ring's round
  * over N less the same pipe writes, reads and sums in one process). */
 #include <stdio.h>
+#include <stdlib.h>
 #include "probe.h"
 
 #define PAGE		4096u
@@ -110,18 +111,71 @@ static int one(struct probe_ctx *ctx, uintptr_t mem, unsigned n, unsigned k, uns
 	return RESULT_PASS;
 }
 
-/* The OS's processes: lat_ctx's ring, every hop counted. */
+/* The OS's processes: lat_ctx's ring, every hop counted.  An iteration is
+ * RING_ROUNDS rounds: a round of 2 processes is a few microseconds, and
+ * the per-switch figure is a difference of two such times. */
+#define RING_ROUNDS	16
+struct ring_arg { const struct probe_os *os; void *ring; };
+
+static uint64_t ring_rounds(void *arg, uint32_t n)
+{
+	struct ring_arg *a = arg;
+	return a->os->ring_run(a->ring, n * RING_ROUNDS);
+}
+
+static uint64_t ring_alone(void *arg, uint32_t n)
+{
+	struct ring_arg *a = arg;
+	return a->os->ring_alone(a->ring, n * RING_ROUNDS);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* PAIRS of (rounds, the same work alone) back to back, `it` iterations
+ * each, so that a busy machine disturbs both sides of a difference alike:
+ * per switch (round - alone) / n for each pair, ticks x1000, sorted. */
+#define PAIRS	5
+static void ring_pairs(struct ring_arg *a, uint32_t it, unsigned n, int64_t d[PAIRS],
+		       int64_t *round1000, int64_t *alone1000)
+{
+	int64_t r[PAIRS], s[PAIRS];
+
+	for (int i = 0; i < PAIRS; i++) {
+		r[i] = (int64_t)(ring_rounds(a, it) * 1000 / it / RING_ROUNDS);
+		s[i] = (int64_t)(ring_alone(a, it) * 1000 / it / RING_ROUNDS);
+		d[i] = (r[i] - s[i]) / (int64_t)n;
+	}
+	qsort(d, PAIRS, sizeof(d[0]), cmp_i64);
+	qsort(r, PAIRS, sizeof(r[0]), cmp_i64);
+	qsort(s, PAIRS, sizeof(s[0]), cmp_i64);
+	*round1000 = r[PAIRS / 2], *alone1000 = s[PAIRS / 2];
+}
+
+static int64_t ns100_of(int64_t ticks1000)
+{
+	return probe_tick_hz() && ticks1000 >= 0 ?
+		(int64_t)muldiv64(ticks1000, 100000000ull, probe_tick_hz()) : -1;
+}
+
 static int ring_one(struct probe_ctx *ctx, const struct probe_os *os, unsigned n, unsigned k)
 {
-	struct probe_time with, alone;
+	struct probe_time with;
 	struct probe_ring_counts c;
+	int64_t d[PAIRS], round1000 = 0, alone1000 = 0;
 	char why[96], name[24];
 	void *ring = os->ring_open(n, k << 10, why, sizeof(why));
 
 	if (!ring)
 		return probe_fail(ctx, "%s", why);
-	int err = probe_measure(os->ring_run, ring, &with) < 0 ||
-		  probe_measure(os->ring_alone, ring, &alone) < 0;
+	struct ring_arg a = { os, ring };
+	/* probe_measure() finds how many iterations are long enough. */
+	int err = probe_measure(ring_rounds, &a, &with) < 0;
+	if (!err)
+		ring_pairs(&a, with.iterations, n, d, &round1000, &alone1000);
 	if (os->ring_close(ring, &c) < 0 || err)
 		return probe_fail(ctx, "%up/%uK: the ring of processes broke (%u children reaped)",
 				  n, k, c.children);
@@ -129,19 +183,20 @@ static int ring_one(struct probe_ctx *ctx, const struct probe_os *os, unsigned n
 		return probe_fail(ctx, "%up/%uK: %llu hops in %llu rounds, %u children reaped", n, k,
 				  (unsigned long long)c.hops, (unsigned long long)c.rounds, c.children);
 	probe_diag(ctx, "aspace", "%up/%uK: %llu rounds, %llu hops, %llu context switches, "
-		   "children reaped %u; overhead %lld.%02lld ns a hop", n, k,
+		   "children reaped %u; a round %lld ns, alone %lld ns", n, k,
 		   (unsigned long long)c.rounds, (unsigned long long)c.hops,
 		   (unsigned long long)c.switches, c.children,
-		   (long long)(alone.ns100 / n / 100), (long long)(alone.ns100 / n % 100));
-	/* Per switch: (round - alone) / n, as lat_ctx: none where nothing is left. */
-	if (with.ticks1000 <= alone.ticks1000) {
+		   (long long)(ns100_of(round1000) / 100), (long long)(ns100_of(alone1000) / 100));
+	/* As lat_ctx: no figure where nothing is left after the overhead. */
+	int64_t med = d[PAIRS / 2];
+	if (med <= 0) {
 		probe_diag(ctx, "aspace", "%up/%uK: a round took no longer than its overhead", n, k);
 		return RESULT_PASS;
 	}
-	struct probe_time t = with;
-	t.ticks1000 = (with.ticks1000 - alone.ticks1000) / n;
-	t.ns100 = probe_tick_hz() ? (int64_t)muldiv64(t.ticks1000, 100000000ull, probe_tick_hz()) : -1;
+	struct probe_time t = { .iterations = with.iterations, .ticks1000 = (uint64_t)med };
+	t.ns100 = ns100_of(med);
 	t.cycles100 = ns100_to_cycles100(t.ns100);
+	t.spread100 = (d[PAIRS - 1] - d[0]) * 10000 / med;
 	snprintf(name, sizeof(name), "%up_%uk", n, k);
 	probe_sample_time(ctx, name, &t);
 	return RESULT_PASS;

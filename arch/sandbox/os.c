@@ -24,14 +24,15 @@
 
 /* ---- helpers ---- */
 
-/* t less `base_ticks1000` per iteration, over `per` events each. */
+/* t less `base_ticks1000` per iteration, over `per` events each; 1 (no
+ * figure, as LMbench prints none) where nothing is left. */
 static int net(struct probe_time *t, uint64_t base_ticks1000, unsigned per,
 	       const char *what, char *why, size_t len)
 {
 	if (t->ticks1000 <= base_ticks1000) {
 		snprintf(why, len, "%s: no time left after the baseline (%llu <= %llu ticks/1000)",
 			 what, (unsigned long long)t->ticks1000, (unsigned long long)base_ticks1000);
-		return -1;
+		return 1;
 	}
 	t->ticks1000 = (t->ticks1000 - base_ticks1000) / per;
 	t->ns100 = probe_tick_hz() ? (int64_t)muldiv64(t->ticks1000, 100000000ull, probe_tick_hz()) : -1;

@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "os.h"
+#include "report.h"
 
 #define MAX_PROCS	16
 #define CHILD_STACK	(64 << 10)
@@ -172,15 +173,25 @@ void *sandbox_ring_open(unsigned procs, unsigned bytes, char *why, size_t len)
 		     -1, 0);
 	if (stack == MAP_FAILED)
 		goto fail;
+	/* The watchdog's SIGALRM held off: no child made but not recorded. */
+	sigset_t alrm, old;
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_BLOCK, &alrm, &old);
 	for (unsigned i = 1; i < procs; i++) {
 		ring.pid[i] = clone(child, stack + CHILD_STACK, SIGCHLD, (void *)(uintptr_t)i);
+		if (ring.pid[i] < 0)
+			break;
+	}
+	int clone_errno = errno;
+	sigprocmask(SIG_SETMASK, &old, 0);
+	munmap(stack, CHILD_STACK);
+	for (unsigned i = 1; i < procs; i++)
 		if (ring.pid[i] < 0) {
 			ring.pid[i] = 0;
-			munmap(stack, CHILD_STACK);
+			errno = clone_errno;
 			goto fail;
 		}
-	}
-	munmap(stack, CHILD_STACK);
 	/* Keep only our ends: a child's death is then EOF or EPIPE, no hang. */
 	for (unsigned i = 0; i < procs; i++) {
 		if (i != procs - 1)
@@ -252,6 +263,13 @@ int sandbox_ring_close(void *arg, struct probe_ring_counts *c)
  * error path that forgot): no child outlives it. */
 void sandbox_ring_reap(void)
 {
-	if (ring.open)
-		ring_free();
+	unsigned alive = 0;
+
+	if (!ring.open)
+		return;
+	for (unsigned i = 1; i < MAX_PROCS; i++)
+		alive += ring.pid[i] > 0;
+	ring_free();
+	report_diag("os: a ring of %u processes outlived its probe's run: %u children killed and reaped",
+		    ring.procs, alive);
 }
