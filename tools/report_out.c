@@ -155,8 +155,9 @@ static void print_table(FILE *f, const struct report *rep, const struct table *t
 		for (const struct column *c = t->cols; c->probe; c++) {
 			char cell[32] = "";
 			const struct meas *m = run_find(r, c->probe, rows[i].mode, c->metric);
-			if (m && table_word(c, llround(m->value)) && !m->decimals)
-				snprintf(cell, sizeof(cell), "%s", table_word(c, llround(m->value)));
+			const char *word = m && !m->decimals ? table_word(c, llround(m->value)) : 0;
+			if (word)			/* a kind */
+				snprintf(cell, sizeof(cell), "%s", word);
 			else if (m)
 				cell_text(cell, sizeof(cell), m, c->in_us);
 			pad(line, &n, c->width, cell);
