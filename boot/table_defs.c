@@ -1,9 +1,24 @@
 /* The tables' sections and columns (include/table_defs.h): data only, no
  * dependencies, so the host tool mmureport links it too. */
+#include <string.h>
 #include "table_defs.h"
 
-/* Columns leave in_us out where it is 0. */
+/* Columns leave in_us and words out where they are 0. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+/* aspace's switch_kind: include/mmu.h's enum mmu_switch in its order, then
+ * an OS's process switch (tests/aspace.c, KIND_PROCESS). */
+static const char *const switch_kinds[] = { "untagged", "tagged", "emulated", "process", 0 };
+
+const char *table_word(const struct column *c, long long value)
+{
+	if (!c->words || value < 0)
+		return 0;
+	for (long long i = 0; c->words[i]; i++)
+		if (i == value)
+			return c->words[i];
+	return 0;
+}
 
 const struct table report_table_defs[] = {
 	{ "Basic system parameters - clocks and timer", {
@@ -30,22 +45,35 @@ const struct table report_table_defs[] = {
 		{ "Core", "MHz", "cpu", "mhz", 10 },
 		{ "Spread", "%", "cpu", "mhz_spread", 7 },
 	} },
-	{ "Fault and mapping latencies in microseconds - smaller is better", {
-		{ "Page", "Fault", "demand", "page_fault_ns", 8, 1 },
-		{ "Prot", "Fault", "demand", "prot_fault_ns", 8, 1 },
+	/* Our fault path, timed per fault: the probe's hook maps back (demand),
+	 * unprotects (protect) or steps past (null) the access. */
+	{ "Fault and mapping latencies in microseconds - smaller is better (demand: our fault hook)", {
+		{ "Demand", "fault", "demand", "page_fault_ns", 8, 1 },
+		{ "Protect", "fault", "demand", "prot_fault_ns", 8, 1 },
 		{ "Null", "fault", "demand", "null_fault_ns", 8, 1 },
 		{ "Remap", "(kmap)", "demand", "kmap_ns", 8, 1 },
 		{ "Batch", "remap", "demand", "remap_batch_ns", 8, 1 },
 		{ "Mode", "switch", "modeswitch", "switch_ns", 9, 1 },
 	} },
+	/* LMbench's own names for LMbench's methods, measured where an OS runs
+	 * under the probes (the sandbox): lat_pagefault, lat_sig prot, catch. */
+	{ "OS fault and signal latencies in microseconds - LMbench's methods (demand, under an OS)", {
+		{ "Page", "Fault", "demand", "lat_pagefault_ns", 8, 1 },
+		{ "Prot", "Fault", "demand", "lat_sig_prot_ns", 8, 1 },
+		{ "Sig", "hndl", "demand", "lat_sig_catch_ns", 8, 1 },
+	} },
+	/* What a switch was, per row: the TLB description's kind (tagged: the
+	 * 405's PID; untagged: a CR3 load; process: an OS's process switch,
+	 * lat_ctx's ring). */
 	{ "Address-space switch in nanoseconds (aspace: N spaces / K bytes each)", {
-		{ "2p/0K", "tagged", "aspace", "2p_0k_ns", 8 },
-		{ "2p/16K", "tagged", "aspace", "2p_16k_ns", 8 },
-		{ "2p/64K", "tagged", "aspace", "2p_64k_ns", 8 },
-		{ "8p/16K", "tagged", "aspace", "8p_16k_ns", 8 },
-		{ "8p/64K", "tagged", "aspace", "8p_64k_ns", 8 },
-		{ "16p/16K", "tagged", "aspace", "16p_16k_ns", 8 },
-		{ "16p/64K", "tagged", "aspace", "16p_64k_ns", 8 },
+		{ "Switch", "kind", "aspace", "switch_kind", 8, 0, switch_kinds },
+		{ "2p/0K", "ns", "aspace", "2p_0k_ns", 8 },
+		{ "2p/16K", "ns", "aspace", "2p_16k_ns", 8 },
+		{ "2p/64K", "ns", "aspace", "2p_64k_ns", 8 },
+		{ "8p/16K", "ns", "aspace", "8p_16k_ns", 8 },
+		{ "8p/64K", "ns", "aspace", "8p_64k_ns", 8 },
+		{ "16p/16K", "ns", "aspace", "16p_16k_ns", 8 },
+		{ "16p/64K", "ns", "aspace", "16p_64k_ns", 8 },
 	} },
 	{ "Address-space switch in nanoseconds, flushing every switch (aspace, tagged TLBs)", {
 		{ "2p/0K", "flush", "aspace", "2p_0k_flush_ns", 8 },
@@ -55,6 +83,15 @@ const struct table report_table_defs[] = {
 		{ "8p/64K", "flush", "aspace", "8p_64k_flush_ns", 8 },
 		{ "16p/16K", "flush", "aspace", "16p_16k_flush_ns", 8 },
 		{ "16p/64K", "flush", "aspace", "16p_64k_flush_ns", 8 },
+	} },
+	{ "Address-space switch in nanoseconds, emulated by remapping a window (aspace, under an OS)", {
+		{ "2p/0K", "remap", "aspace", "2p_0k_remap_ns", 8 },
+		{ "2p/16K", "remap", "aspace", "2p_16k_remap_ns", 8 },
+		{ "2p/64K", "remap", "aspace", "2p_64k_remap_ns", 8 },
+		{ "8p/16K", "remap", "aspace", "8p_16k_remap_ns", 8 },
+		{ "8p/64K", "remap", "aspace", "8p_64k_remap_ns", 8 },
+		{ "16p/16K", "remap", "aspace", "16p_16k_remap_ns", 8 },
+		{ "16p/64K", "remap", "aspace", "16p_64k_remap_ns", 8 },
 	} },
 	{ "Software-loaded TLB (tlbwalk) - exact counts", {
 		{ "DTLB miss", "per pass", "tlbwalk", "dtlb_misses_per_pass", 10 },
@@ -93,3 +130,12 @@ const struct table report_table_defs[] = {
 	{ 0 }
 };
 
+
+const char *table_metric_word(const char *probe, const char *metric, long long value)
+{
+	for (const struct table *t = report_table_defs; t->title; t++)
+		for (const struct column *c = t->cols; c->probe; c++)
+			if (c->words && !strcmp(c->probe, probe) && !strcmp(c->metric, metric))
+				return table_word(c, value);
+	return 0;
+}

@@ -55,8 +55,13 @@ static void print_table(const struct table *t)
 			char cell[32] = "";
 			int64_t v;
 			int d;
-			if (report_lookup(c->probe, mode, c->metric, &v, &d))
-				format_fixed(cell, sizeof(cell), c->in_us ? v / 1000 : v, d);
+			if (report_lookup(c->probe, mode, c->metric, &v, &d)) {
+				const char *word = d ? 0 : table_word(c, v);	/* a kind */
+				if (word)
+					snprintf(cell, sizeof(cell), "%s", word);
+				else
+					format_fixed(cell, sizeof(cell), c->in_us ? v / 1000 : v, d);
+			}
 			pad(line, &n, c->width, cell);
 		}
 		report_table_line(line);

@@ -115,6 +115,46 @@ struct probe_bounds {
 };
 void probe_get_bounds(struct probe_bounds *b);
 
+/* What an OS under the probes costs, by LMbench's methods, where there is
+ * one (the sandbox: Linux); probe_os() is 0 on bare metal, where nothing
+ * of this exists.  Each run(arg, n) is a probe_measure() run and returns
+ * ticks; open functions return 0 with `why` set when they cannot. */
+struct probe_ring_counts {
+	uint64_t rounds;		/* rounds ring_run() completed */
+	uint64_t hops;			/* the token's count: each process adds one */
+	uint64_t switches;		/* context switches of all the ring's processes */
+	unsigned children;		/* children killed and reaped */
+};
+struct probe_os {
+	const char *name;		/* "Linux", for diagnostics */
+	/* lat_ctx: `procs` processes (the caller one of them) in a ring of
+	 * pipes, a token passed around, each process summing its own `bytes`
+	 * (every word) before passing it on.  ring_run: n rounds; ring_alone:
+	 * n rounds' pipe writes, reads and sums in one process, no switch
+	 * (LMbench's overhead).  ring_close kills and reaps the others, says
+	 * what was counted, and returns -1 if the ring broke or a child did
+	 * not end; the OS does the same at the end of a probe's run, whatever
+	 * ended it (the watchdog). */
+	void *(*ring_open)(unsigned procs, unsigned bytes, char *why, size_t len);
+	uint64_t (*ring_run)(void *ring, uint32_t n);
+	uint64_t (*ring_alone)(void *ring, uint32_t n);
+	int (*ring_close)(void *ring, struct probe_ring_counts *c);
+	/* Timed as probe_measure(), per event, the baseline subtracted (the
+	 * spread is the gross figure's); 0, or with `why` set -1 (an error: a
+	 * count wrong, no file) or 1 (no time left after the baseline).
+	 * lat_pagefault: a file in the page cache, mapped read-only and shared,
+	 * its `pages` read once each in a shuffled order, unmapped and mapped
+	 * again; per page, less the unmap and map alone (the kernel's
+	 * fault-around maps several pages per fault, as for LMbench).
+	 * lat_sig catch: a signal sent to ourselves and handled, less the
+	 * sending alone (kill(pid, 0)).  lat_sig prot: a write to a read-only
+	 * page caught as SIGSEGV and retried, never unprotected, less `catch`. */
+	int (*pagefault)(uint32_t pages, struct probe_time *t, char *why, size_t len);
+	int (*sig_catch)(struct probe_time *t, char *why, size_t len);
+	int (*sig_prot)(const struct probe_time *catch, struct probe_time *t, char *why, size_t len);
+};
+const struct probe_os *probe_os(void);
+
 extern const struct probe *const probe_table[];
 extern const int probe_count;
 

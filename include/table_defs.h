@@ -9,7 +9,14 @@ struct column {
 	const char *probe, *metric;
 	int width;
 	int in_us;			/* a figure in ns, shown in microseconds */
+	const char *const *words;	/* a kind, shown as words[value] (0-terminated) */
 };
+
+/* The word for a cell of column c holding `value`; 0 when c shows numbers
+ * or value has no word. */
+const char *table_word(const struct column *c, long long value);
+/* The same for a probe's metric, from whichever column shows it (JSON). */
+const char *table_metric_word(const char *probe, const char *metric, long long value);
 
 struct table {
 	const char *title;

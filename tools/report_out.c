@@ -149,7 +149,10 @@ static void print_table(FILE *f, const struct report *rep, const struct table *t
 		for (const struct column *c = t->cols; c->probe; c++) {
 			char cell[32] = "";
 			const struct meas *m = run_find(r, c->probe, rows[i].mode, c->metric);
-			if (m)
+			const char *word = m && !m->decimals ? table_word(c, llround(m->value)) : 0;
+			if (word)			/* a kind */
+				snprintf(cell, sizeof(cell), "%s", word);
+			else if (m)
 				cell_text(cell, sizeof(cell), m, c->in_us);
 			pad(line, &n, c->width, cell);
 		}
@@ -441,6 +444,12 @@ void write_json_runs(FILE *f, const struct report *rep)
 			json_num(f, m->value);
 			fprintf(f, ", \"unit\": ");
 			json_str(f, m->unit);
+			const char *word = m->decimals ? 0 :
+				table_metric_word(m->probe, m->metric, llround(m->value));
+			if (word) {			/* a kind: its word too */
+				fprintf(f, ", \"word\": ");
+				json_str(f, word);
+			}
 			fprintf(f, ", \"line\": %lu, \"samples\": [", m->line);
 			for (int s = 0; s < m->nsamples; s++) {
 				fprintf(f, "%s", s ? ", " : "");

@@ -2,11 +2,14 @@
  * calling run_watchdog_tick(), which longjmps back to the run loop past
  * the deadline.  SA_NODEFER: a handler left by longjmp must not leave
  * SIGALRM blocked (glibc's setjmp keeps no signal mask); disarm unblocks
- * SIGSEGV too, in case the deadline fell inside a fault's handler. */
+ * SIGSEGV too, in case the deadline fell inside a fault's handler.  Disarm
+ * ends every probe run, however it ended: the OS figures' children and
+ * signal actions go then too (os.c). */
 #include <signal.h>
 #include <string.h>
 #include <sys/time.h>
 #include "arch.h"
+#include "os.h"
 
 static int ready;
 
@@ -47,6 +50,7 @@ void arch_watchdog_disarm(void)
 	sigset_t s;
 
 	setitimer(ITIMER_REAL, &off, 0);
+	sandbox_os_reap();
 	sigemptyset(&s);
 	sigaddset(&s, SIGALRM);
 	sigaddset(&s, SIGSEGV);

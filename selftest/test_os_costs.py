@@ -1,0 +1,141 @@
+"""What the OS costs, by LMbench's methods, and what a switch was
+(include/probe.h struct probe_os; arch/sandbox/os.c, os_ring.c): the
+sandbox's aspace ring is real processes passing a token through pipes, its
+children reaped on every path; demand's lat_pagefault and lat_sig figures
+are there under LMbench's names; the aspace tables say what a switch was
+from the TLB description, in the image's tables, mmureport's and JSON."""
+import json
+import os
+import re
+import subprocess
+
+import pytest
+
+from conftest import TOP, parse, run_qemu
+
+SANDBOX = os.path.join(TOP, "build", "sandbox", "mmubench")
+REPORT = os.path.join(TOP, "build", "tools", "mmureport")
+RING = re.compile(r"# aspace\.(\w+): (\d+)p/(\d+)K: (\d+) rounds, (\d+) hops, (\d+) context "
+                  r"switches, children reaped (\d+);")
+QUICK = [(2, 0), (2, 64), (16, 64)]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def built():
+    subprocess.run(["make", "-s", "-C", TOP, "BOARD=sandbox"], check=True, timeout=300)
+    subprocess.run(["make", "-s", "-C", TOP, "tools"], check=True, timeout=300)
+
+
+def sandbox(*args, timeout=120):
+    p = subprocess.run([SANDBOX, *args], capture_output=True, text=True, timeout=timeout,
+                       errors="replace")
+    run = parse(p.stdout)
+    run.rc = p.returncode
+    return run
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    run = sandbox("probes=aspace,demand", "modes=4k", "quick")
+    assert run.rc == 0 and run.status() == "pass", run.log
+    path = tmp_path_factory.mktemp("os") / "sandbox.log"
+    path.write_text(run.log)
+    return run, str(path)
+
+
+def table(log, title):
+    """The rows of the table whose title starts with `title`: {mode: line}, header."""
+    text = log[log.index(title):].split("\n\n")[0].splitlines()
+    return {l[10:19].strip(): l for l in text[6:]}, "\n".join(text[3:5])
+
+
+def test_ring_passes_the_token_through_real_processes(quick):
+    """Each process adds one to the token, so hops = N x rounds; the sandbox
+    runs on one CPU, so every hop is a context switch of one of the ring's
+    processes (at most N hops without one: the last round's); the N-1
+    children are all reaped."""
+    run, _ = quick
+    rings = {(int(m[2]), int(m[3])): [int(x) for x in m.groups()[3:]]
+             for m in RING.finditer(run.log) if m[1] == "4k"}
+    assert sorted(rings) == sorted(QUICK), run.log
+    assert re.search(r"# cpu: pinned to CPU \d+", run.log)
+    for (n, k), (rounds, hops, switches, reaped) in rings.items():
+        assert rounds > 0 and hops == n * rounds, (n, k, rounds, hops)
+        assert switches >= hops - n, (n, k, hops, switches)
+        assert reaped == n - 1
+
+
+def test_ring_figures_positive_and_remap_named_apart(quick):
+    run, _ = quick
+    assert run.value("aspace.4k.switch_kind") == 3          # process (tests/aspace.c)
+    assert run.value("aspace.4k.2p_0k_ns") > 0
+    for n, k in QUICK:
+        # A figure only where the round outlasted its overhead (as lat_ctx).
+        name = f"aspace.4k.{n}p_{k}k_ns"
+        assert name in run.measurements or \
+            f"aspace.4k: {n}p/{k}K: a round took no longer than its overhead" in run.log
+        assert run.value(f"aspace.4k.{n}p_{k}k_remap_ns") > 0
+    rows, head = table(run.log, "Address-space switch in nanoseconds (aspace")
+    assert rows["4k"].split()[2] == "process", rows
+    assert "tagged" not in head
+    rows, _ = table(run.log, "Address-space switch in nanoseconds, emulated by remapping")
+    assert rows["4k"].split()[2] != ""
+
+
+def test_watchdog_leaves_no_child(quick):
+    """A budget that ends aspace inside its ring: the children are killed and
+    reaped at the end of the run (arch_watchdog_disarm), and said so.  The
+    budgets differ as the machine's speed does: one of them must land in a
+    ring (the ring is most of aspace's time)."""
+    seen = []
+    for ms in (2, 3, 5, 8, 13):
+        run = sandbox("probes=aspace,boot", "modes=4k", "quick", f"watchdog={ms}", timeout=60)
+        assert run.results["aspace.4k"] == "timeout", run.log
+        assert run.results["boot.4k"] == "ok"
+        m = re.search(r"# os: a ring of (\d+) processes outlived its probe's run: (\d+) children "
+                      r"killed and reaped", run.log)
+        if m:
+            seen.append((int(m[1]), int(m[2])))
+    assert seen, "no budget ended inside a ring"
+    assert all(reaped in (0, n - 1) for n, reaped in seen), seen
+
+
+def test_os_fault_figures_under_lmbench_names(quick):
+    run, _ = quick
+    for name in ("lat_pagefault", "lat_sig_catch", "lat_sig_prot"):
+        assert run.value(f"demand.4k.{name}_ns") > 0
+    # Our fault includes a whole signal delivery and an mmap; lat_pagefault is
+    # one file page with fault-around (several pages per fault), so ours is
+    # the dearer on any x86 Linux.
+    assert run.value("demand.4k.page_fault_ns") > run.value("demand.4k.lat_pagefault_ns")
+    rows, head = table(run.log, "Fault and mapping latencies")
+    assert "Demand" in head and "Protect" in head and "Page" not in head
+    rows, head = table(run.log, "OS fault and signal latencies")
+    assert head.split() == ["Host", "Mode", "Page", "Prot", "Sig", "Fault", "Fault", "hndl"]
+    assert len(rows["4k"].split()) == 5
+
+
+def test_mmureport_agrees_and_json_names_the_kind(quick, tmp_path):
+    run, path = quick
+    p = subprocess.run([REPORT, "--json", str(tmp_path / "r.json"), path], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    own = run.log[run.log.index("# tables begin"):run.log.index("# tables end")]
+    own = "\n".join(l for l in own.splitlines()[1:]) + "\n"
+    assert p.stdout == own
+    j = json.loads((tmp_path / "r.json").read_text())
+    kind = [m for m in j["runs"][0]["measurements"] if m["metric"] == "switch_kind"]
+    assert kind and kind[0]["word"] == "process" and kind[0]["value"] == 3
+
+
+def test_pc_says_untagged():
+    """pc: a CR3 load flushes the TLB's non-global entries; the table and the
+    kind say so, taken from the TLB description, not the board's name."""
+    run = run_qemu("pc", "probes=aspace", "modes=2level", "quick", timeout=120)
+    assert run.status() == "pass", run.log
+    assert run.value("aspace.2level.switch_kind") == 0
+    rows, head = table(run.log, "Address-space switch in nanoseconds (aspace")
+    assert rows["2level"].split()[2] == "untagged"
+    assert "tagged" not in head
+    assert "aspace.2level.2p_0k_remap_ns" not in run.measurements
+    assert "OS fault and signal latencies" not in run.log
