@@ -80,6 +80,8 @@ static int spaces_run(struct probe_ctx *ctx)
 	if (!pa)
 		return probe_fail(ctx, "no room for two pages");
 	probe_sample(ctx, "switches", SWITCHES, 0, "count");
+	/* What a switch is here (the tables' word: enum mmu_switch's values). */
+	probe_sample(ctx, "switch_kind", mmu_tlb()->space_switch, 0, "kind");
 	if (mmu_tlb()->space_switch == MMU_SWITCH_TAGGED) {
 		int r = one_kind(ctx, pa, 0, "tagged");
 		if (r != RESULT_PASS)

@@ -268,7 +268,8 @@ static int classify(struct item *it, const struct row *a, int na, const struct r
 		it->kind = K_ABSENT;
 		return it->na ? probe_ran(b, nb, it->mode, probe) : probe_ran(a, na, it->mode, probe);
 	}
-	if (!strcmp(it->m->unit, "count")) {
+	/* Counts, and kinds (what a switch was: a code, no quantity), exactly. */
+	if (!strcmp(it->m->unit, "count") || !strcmp(it->m->unit, "kind")) {
 		it->kind = K_COUNT;
 		return 1;
 	}
