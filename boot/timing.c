@@ -110,21 +110,26 @@ void probe_sample_time(struct probe_ctx *ctx, const char *name, const struct pro
 /* The core clock as LMbench's mhz measures it: dependent one-cycle adds,
  * 32 against 16 per iteration so that the loop's own cost cancels; the
  * median of RUNS.  Under QEMU -icount an add is an instruction: 2^-shift GHz. */
+/* The core clock for every _cycles figure: as the cpu probe, each loop's
+ * minimum over interleaved trials (a disturbance only lengthens a loop),
+ * then the difference of the minimums: 16 cycles an iteration. */
+#define CORE_TRIALS	15
 static uint32_t measure_core_hz(void)
 {
-	uint64_t hz[RUNS], min = probe_min_ticks();
+	uint64_t min = probe_min_ticks(), narrow = ~0ull, wide = ~0ull;
 	uint32_t n = 256;
 
 	if (!boot_info.tick_hz)
 		return 0;
 	while (arch_add_chain_ticks(n, 0) < min && n < 0x10000000u)
 		n *= 2;
-	for (int i = 0; i < RUNS; i++) {
-		uint64_t narrow = arch_add_chain_ticks(n, 0), wide = arch_add_chain_ticks(n, 1);
-		hz[i] = wide > narrow ? (uint64_t)n * 16 * boot_info.tick_hz / (wide - narrow) : 0;
+	for (int i = 0; i < CORE_TRIALS; i++) {
+		uint64_t a = arch_add_chain_ticks(n, 0), b = arch_add_chain_ticks(n, 1);
+		narrow = a < narrow ? a : narrow;
+		wide = b < wide ? b : wide;
 	}
-	qsort(hz, RUNS, sizeof(hz[0]), cmp_u64);
-	return hz[RUNS / 2];
+	return wide > narrow ? (uint32_t)muldiv64((uint64_t)n * 16, boot_info.tick_hz, wide - narrow)
+			     : 0;
 }
 
 void timing_init(void)
