@@ -13,8 +13,8 @@
  * chases slow alike, so a cache step is never taken for a TLB level.
  * P runs from 1 to 4x the TLB's entries where a software-refilled TLB
  * gives them, else to MAX_PAGES (16384: 4x the largest second-level TLBs
- * in use, 1536-4096 entries); where that curve rises by a fifth over the
- * plateau (two points in a row), the step is bisected to the exact P
+ * in use, 1536-4096 entries); where that curve rises by half over the
+ * plateau (two points in a row; see threshold()), the step is bisected to the exact P
  * where half its rise is reached: the level's entries are the last P
  * below it, up to MAX_LEVELS levels 4x apart (LEVEL_APART).  A
  * level's miss cost is the rise; where our own handler refills the TLB
@@ -192,7 +192,11 @@ static const struct point *measure(struct sweep *s, uint32_t pages)
 	return q;
 }
 
-static int64_t threshold(int64_t plateau) { return plateau + plateau / 5; }
+/* A TLB level's misses at least double the time per load: an L1 dTLB miss
+ * that hits the next level adds ~7 cycles to a 4-5 cycle hit, a walk 20 or
+ * more, the 405's software refill tens of instructions.  Half again over
+ * the plateau lies between that and a point another job disturbed. */
+static int64_t threshold(int64_t plateau) { return plateau + plateau / 2; }
 
 /* The coarse sweep (1, 2, 3, 4, 6, 8, 12 ...), then each step bisected.
  * Returns -1 when the timer failed. */
