@@ -28,9 +28,11 @@
  *   junktlb    all 64 TLB entries written with junk (TIDs, valid bits,
  *              PID) before the jump; never SIZE=1K or E=1, which QEMU
  *              aborts on
+ *   ram32      a 32 MiB Walnut: the bd_t's memsize 32 MiB (how U-Boot
+ *              tells its RAM size), the shim's stack moved below 32 MiB
  *
- * The shim's stack is near the top of RAM (0x07c00000), where a relocated
- * U-Boot keeps its own.
+ * The shim's stack is near the top of RAM (0x07c00000, or 0x01c00000 with
+ * ram32), where a relocated U-Boot keeps its own.
  *
  * Built by selftest/test_ppc405_boot.py: powerpc-linux-gnu-gcc -mcpu=405
  * -ffreestanding -nostdlib -Wl,-Ttext=0x100000. */
@@ -57,6 +59,17 @@ __asm__(".section .text.start, \"ax\"\n"
 	"	stw 0, 0(1)\n"
 	"	b shim_main\n"
 	".previous\n");
+
+/* shim_restack(sp, fn): go on with fn() on a new stack (never returns). */
+__asm__(".text\n"
+	".globl shim_restack\n"
+	"shim_restack:\n"
+	"	mr 1, 3\n"		/* the new stack */
+	"	li 0, 0\n"
+	"	stwu 0, -16(1)\n"	/* a zero back chain */
+	"	mtctr 4\n"
+	"	bctr\n");
+void shim_restack(uint32_t sp, void (*fn)(void)) __attribute__((noreturn));
 
 /* Our vectors, at our own EVPR (64 KiB aligned): the PIT's handler counts
  * ticks and clears TSR[PIS] (TCR[ARE] reloads the PIT); every other vector
@@ -215,7 +228,7 @@ static uint32_t gd[16];		/* U-Boot's global data: gd->bd first */
 static uint32_t not_a_gd[4] = { 3 };	/* uboot1's r2: its first word is no bd_t */
 static uint32_t bd_copy[32];	/* the bd_t we pass: QEMU's, clocks maybe in MHz */
 static char *words[64];
-static int uboot1, uboot2017, mhz, junktlb;
+static int uboot1, uboot2017, mhz, junktlb, ram32;
 
 /* The state a U-Boot leaves live at go, read back after a return. */
 #define SPR_EVPR 982
@@ -454,9 +467,12 @@ static int word_is(const char *w, const char *s)
 	return *w == *s;
 }
 
+static int nwords, n, first_word;
+static char *ends[64];
+static void shim_commands(void);
+
 void shim_main(uint32_t bd, uint32_t r4, uint32_t r5, char *cmd, char *cmd_end)
 {
-	int nwords = 0, n = 0;
 	(void)r4, (void)r5;
 
 	/* Copy and split the command line (QEMU's r6..r7), and QEMU's bd_t
@@ -468,7 +484,6 @@ void shim_main(uint32_t bd, uint32_t r4, uint32_t r5, char *cmd, char *cmd_end)
 	line[n] = 0;
 	for (int i = 0; i < 32; i++)
 		bd_copy[i] = ((const uint32_t *)bd)[i];
-	char *ends[64];
 	for (char *p = line; *p && nwords < 63;) {
 		while (*p == ' ')
 			*p++ = 0;
@@ -486,12 +501,26 @@ void shim_main(uint32_t bd, uint32_t r4, uint32_t r5, char *cmd, char *cmd_end)
 		else if (word_is(w, "uboot2017")) uboot2017 = 1;
 		else if (word_is(w, "mhz")) mhz = 1;
 		else if (word_is(w, "junktlb")) junktlb = 1;
+		else if (word_is(w, "ram32")) ram32 = 1;
 		else break;
 	}
 	if (mhz) {		/* clocks_in_mhz: intfreq (44) and busfreq (48) in MHz */
 		bd_copy[11] /= 1000000;
 		bd_copy[12] /= 1000000;
 	}
+	first_word = first;
+	if (ram32) {
+		bd_copy[1] = 32u << 20;			/* memsize */
+		shim_restack(0x01c00000u - 16, shim_commands);
+	}
+	shim_commands();
+}
+
+/* The commands, on the stack a U-Boot of this RAM size would use. */
+static void shim_commands(void)
+{
+	int first = first_word;
+
 	firmware_setup();
 	int semi = first;
 	while (semi < nwords && !word_is(words[semi], ";"))
