@@ -240,7 +240,7 @@ def assert_real_board_banner(run, variant, via_go):
             f"ICCR {iccr} DCWR 0 SGR {sgr})") in log, log
     # go enters with EE on and the PIT interrupt enabled; bootm with EE off.
     msr = "0x00008000" if via_go else "0x00000000"
-    assert (f"interrupts: MSR[EE,CE] off at entry (the loader's MSR {msr}), TCR 0x00400000 "
+    assert (f"interrupts: MSR[EE,CE,DE] off at entry (the loader's MSR {msr}), TCR 0x00400000 "
             "(the loader's 0x04400000: PIT/FIT/watchdog interrupts off until exit=return)") in log
     assert "all written invalid with TID 0 at start-up" in log
     # The shim's stack is at 0x07c00000 less its frames: probes stop 1 MiB below, on a MiB.
