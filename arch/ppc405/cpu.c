@@ -43,6 +43,8 @@ void arch_describe_cpu(void)
 		    "(the loader's 0x%08lx: PIT/FIT/watchdog interrupts off until exit=return)",
 		    (unsigned long)loader_regs.msr, (unsigned long)mfspr(SPR_TCR),
 		    (unsigned long)loader_regs.tcr);
+	report_diag("%s", ppc405_uic_text());
+	report_diag("%s", ppc405_pit_text());
 	report_diag("probe memory: %#lx-%#lx (%s), then page tables to %#lx",
 		    (unsigned long)mem_probe_start(), (unsigned long)mem_probe_end(), probe_mem_note,
 		    (unsigned long)mem_ram_end());

@@ -217,8 +217,17 @@ extern uint32_t ppc405_pgd[1024];
 void ppc405_entry(uint32_t r3, uint32_t r4, uint32_t r5, uint32_t r6, uint32_t r7);
 void ppc405_exception(struct ppc405_frame *f);
 
-/* watchdog.c, for exceptions.c: the PIT's interrupt. */
+/* watchdog.c, for exceptions.c: the PIT's interrupt.  At entry the
+ * loader's tick is measured and stopped, on exit=return given back. */
 void ppc405_pit_interrupt(void);
+void ppc405_pit_take(void);
+extern uint32_t ppc405_loader_pit;	/* its period, for start.S; 0 none */
+const char *ppc405_pit_text(void);
+
+/* uic.c: UIC0's enables saved and cleared at entry, back on exit=return. */
+void ppc405_uic_mask(void);
+void ppc405_uic_restore(void);
+const char *ppc405_uic_text(void);
 
 /* selfcheck.c: struct mmu_ops' check_word (include/mmu_arch.h). */
 void ppc405_check_word(uintptr_t va, uintptr_t pa, uint32_t p1, uint32_t p2, uint32_t got[2],

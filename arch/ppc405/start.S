@@ -6,6 +6,7 @@
  */
 #define SPR_TSR		984
 #define SPR_TCR		986
+#define SPR_PIT		987
 #define SPR_EVPR	982
 #define SPR_DCCR	1018
 #define SPR_ICCR	1019
@@ -178,6 +179,12 @@ ppc405_return_to_loader:
 	isync
 	lwz	r0, LR_TCR(r12)
 	mtspr	SPR_TCR, r0		/* its timer interrupt enables back */
+	lis	r3, ppc405_loader_pit@ha
+	lwz	r3, ppc405_loader_pit@l(r3)	/* its tick's period, measured at entry */
+	cmpwi	r3, 0			/* 0: it had no auto-reloading tick */
+	beq	4f
+	mtspr	SPR_PIT, r3		/* after TCR: QEMU 7.2 restarts the PIT only here */
+4:
 	lwz	r0, LR_EVPR(r12)
 	mtspr	SPR_EVPR, r0		/* its vectors back */
 	isync
