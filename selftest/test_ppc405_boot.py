@@ -364,6 +364,32 @@ def test_walnut_builds_and_has_no_qemu():
     assert "walnut is real hardware, QEMU has no Walnut" in p.stderr
 
 
+WALNUT_ELF = os.path.join(TOP, "build", "walnut", "mmubench.elf")
+
+
+def test_walnut_image_under_the_stand_in(shim):
+    """The walnut image itself, booted by the U-Boot 1.x stand-in with a
+    live UIC source and PIT: its board code (RAM from the SDRAM controller,
+    U-Boot's baud rate kept, no QEMU exit) runs and returns to the loader.
+    The stand-in's CPU is QEMU's 405EP: the 405GP's own paths (CPC0_PLLMR
+    decoding, CPC0_CR1[CETE] and CPC0_PSR, the 8 KiB D-cache) do not run."""
+    subprocess.run(["make", "-s", "-C", TOP, "BOARD=walnut"], check=True, timeout=300)
+    extra = ["--kernel", shim, "--qemu", "-device", "--qemu", f"loader,file={WALNUT_ELF}"]
+    run = run_qemu("ref405ep", "uboot1", "uicirq", "go", "0x400000", "probes=boot,tlbwalk",
+                   "modes=normal,pinned", "quick", "exit=return", timeout=60, extra=extra)
+    log = run.log
+    assert re.search(r"# mmubench \S+ on walnut \(ppc405\), entered by U-Boot go .*gd in r29", log), log
+    assert "ram: 128 MiB (SDRAM controller bank registers)" in log, log
+    assert "uic: UIC0_ER 0x00000000 while we run" in log, log
+    assert run.results == {"boot.normal": "ok", "boot.pinned": "ok", "tlbwalk.normal": "ok",
+                           "tlbwalk.pinned": "ok"}, log
+    assert run.value("tlbwalk.normal.dtlb_misses_per_pass") == 256
+    assert "## Application terminated, rc = 0x00000000" in log, log
+    assert AFTER_RETURN + " UIC source delivered after return: 0x00000001" in log, log
+    assert_tick_back(log)
+    assert "shim: verdict: PASS" in log, log
+
+
 def test_watchdog_and_the_loaders_pit(shim):
     """After U-Boot's go its PIT auto-reloads (1 ms): that tick is measured
     and stopped, the watchdog's one-shot PIT stops a probe past a 2 ms
