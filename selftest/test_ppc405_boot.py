@@ -199,6 +199,29 @@ def test_ram32_tlb_probe(shim):
     assert run.results == {"tlb.pinned": "ok"}, run.log
 
 
+def test_ram16_walnut_default_run(shim):
+    """16 MiB, the smallest RAM the probes are sized for: every probe's
+    default but tlb's and lat_mem's (see the xfails) passes."""
+    extra = ["--kernel", shim, "--qemu", "-device", "--qemu", f"loader,file={ELF}"]
+    run = run_qemu("ref405ep", "ram16", "uboot1", "go", "0x400000",
+                   "probes=boot,cpu,demand,modeswitch,tlbwalk,bw_mem,spaces,aspace", "quick",
+                   "exit=return", extra=extra, timeout=120)
+    assert "ram: 16 MiB (bd_t memsize)" in run.log, run.log
+    assert run.status() == "pass" and run.rc == 0, run.log
+    assert run.value("tlbwalk.normal.dtlb_misses_per_pass") == 256
+    assert run.value("tlbwalk.normal.region_start") + (1 << 20) <= 10 << 20
+    assert "shim: verdict: PASS" in run.log, run.log
+
+
+@pytest.mark.xfail(strict=True, reason="tests/lat_mem.c: at 16 MiB the pinned and largepte "
+                   "sweeps ask for RAM at or above 16 MiB ('a 65536-byte sweep does not fit')")
+def test_ram16_lat_mem_probe(shim):
+    extra = ["--kernel", shim, "--qemu", "-device", "--qemu", f"loader,file={ELF}"]
+    run = run_qemu("ref405ep", "ram16", "go", "0x400000", "probes=lat_mem",
+                   "modes=pinned,largepte", "quick", "exit=return", extra=extra, timeout=60)
+    assert run.results == {"lat_mem.pinned": "ok", "lat_mem.largepte": "ok"}, run.log
+
+
 def test_uboot_bootm_of_the_uimage(shim):
     """bootm of build/ref405ep/mmubench.uimg: magic and both CRCs checked,
     data copied to its load address, r3 = bd_t, r6/r7 = bootargs."""

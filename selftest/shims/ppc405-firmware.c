@@ -10,7 +10,7 @@
  * absolutely (ba) into the shim at 0x100000. */
 #include "ppc405-shim.h"
 
-int uboot1, uboot2017, mhz, junktlb, ram32, uicirq;
+int uboot1, uboot2017, mhz, junktlb, ram_mib, uicirq;
 volatile uint32_t pit_ticks, ext_irqs, pit_tb_last, pit_period_seen;
 void shim_unexpected(uint32_t vector, uint32_t srr0);
 

@@ -34,14 +34,15 @@
  *              PID) before the jump; never SIZE=1K or E=1, which QEMU
  *              aborts on
  *   ram32      a 32 MiB Walnut: the bd_t's memsize 32 MiB (how U-Boot
- *              tells its RAM size), the shim's stack moved below 32 MiB
+ *              tells its RAM size), the shim's stack moved 4 MiB below
+ *              its end, as at 128 MiB; ram16 the same with 16 MiB
  *   uicirq     a UIC source U-Boot's EMAC driver leaves enabled (UIC0 input
  *              11) pending at the jump, made with MSR[EE] off (U-Boot's own
  *              handler would take it otherwise); after a return the shim
  *              turns EE on and counts its delivery (UIC0_ER given back)
  *
- * The shim's stack is near the top of RAM (0x07c00000, or 0x01c00000 with
- * ram32), where a relocated U-Boot keeps its own.
+ * The shim's stack is near the top of RAM (0x07c00000, 0x01c00000 with
+ * ram32, 0x00c00000 with ram16), where a relocated U-Boot keeps its own.
  *
  * Built by selftest/test_ppc405_boot.py: powerpc-linux-gnu-gcc -mcpu=405
  * -ffreestanding -nostdlib -Wl,-Ttext=0x100000, with ppc405-firmware.c. */
@@ -354,7 +355,7 @@ static void run_command(char **argv, int argc, uint32_t bd, char *end)
 		return;
 	}
 	if (argc < 2) {
-		puts_("shim: usage: [uboot1|uboot2017|mhz|junktlb|ram32|uicirq]... go ADDR ARGS... | "
+		puts_("shim: usage: [uboot1|uboot2017|mhz|junktlb|ram32|ram16|uicirq]... go ADDR ARGS... | "
 		      "bootm UIMG ARGS... | echo WORDS... [; COMMAND]\n");
 		reset();
 	}
@@ -405,7 +406,8 @@ void shim_main(uint32_t bd, uint32_t r4, uint32_t r5, char *cmd, char *cmd_end)
 		else if (word_is(w, "uboot2017")) uboot2017 = 1;
 		else if (word_is(w, "mhz")) mhz = 1;
 		else if (word_is(w, "junktlb")) junktlb = 1;
-		else if (word_is(w, "ram32")) ram32 = 1;
+		else if (word_is(w, "ram32")) ram_mib = 32;
+		else if (word_is(w, "ram16")) ram_mib = 16;
 		else if (word_is(w, "uicirq")) uicirq = 1;
 		else break;
 	}
@@ -414,9 +416,9 @@ void shim_main(uint32_t bd, uint32_t r4, uint32_t r5, char *cmd, char *cmd_end)
 		bd_copy[12] /= 1000000;
 	}
 	first_word = first;
-	if (ram32) {
-		bd_copy[1] = bd_hz[1] = 32u << 20;	/* memsize */
-		shim_restack(0x01c00000u - 16, shim_commands);
+	if (ram_mib) {
+		bd_copy[1] = bd_hz[1] = (uint32_t)ram_mib << 20;	/* memsize */
+		shim_restack((((uint32_t)ram_mib - 4) << 20) - 16, shim_commands);
 	}
 	shim_commands();
 }

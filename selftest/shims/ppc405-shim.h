@@ -51,7 +51,7 @@ void puthex(uint32_t v);
 void reset(void) __attribute__((noreturn));
 
 /* ppc405-firmware.c: the variants' flags and what the firmware keeps. */
-extern int uboot1, uboot2017, mhz, junktlb, ram32, uicirq;
+extern int uboot1, uboot2017, mhz, junktlb, ram_mib, uicirq;	/* ram_mib: ram32/ram16 */
 extern volatile uint32_t pit_ticks, ext_irqs, pit_tb_last, pit_period_seen;
 struct fwstate { uint32_t msr, evpr, tcr, dccr, iccr, dcwr, sgr, uic_er, vec_sum; };
 void fw_read(struct fwstate *f);
