@@ -122,6 +122,36 @@ def test_timebase_without_icount_names_its_source():
     assert "not verified" in text
 
 
+def clocks_on_host(pvr, pllmr, cr1):
+    """arch/ppc405/clocks.c built for the host with a 405GP's registers."""
+    exe = os.path.join(TOP, "build", "shims", "ppc405-clocks-host")
+    os.makedirs(os.path.dirname(exe), exist_ok=True)
+    subprocess.run(["gcc", "-Wall", "-Werror", "-O1", "-I", os.path.join(TOP, "arch", "ppc405"),
+                    "-I", os.path.join(TOP, "include"), "-o", exe,
+                    os.path.join(TOP, "selftest", "shims", "ppc405-clocks-host.c")],
+                   check=True, timeout=60)
+    return subprocess.run([exe, hex(pvr), hex(pllmr), hex(cr1)], capture_output=True, text=True,
+                          check=True, timeout=10).stdout
+
+
+@pytest.mark.parametrize("cr1,external", [(0x00800000, True), (0x00000000, False),
+                                          (0xff7fffff, False)])
+def test_405gp_clock_registers(cr1, external):
+    """The 405GP's clock registers, which QEMU's 405EP stand-in never has:
+    PLLMR at DCR 0xb0, CPC0_CR1 at 0xb2 (CETE 0x00800000 alone decides the
+    timebase's clock), CPC0_PSR at 0xb4 (0xb1 is CPC0_CR0: never read)."""
+    # FWDV field 6 (divider 2), FBDV 3, CBDV field 1 (CPU = 2 x PLB): 200 MHz.
+    out = clocks_on_host(0x401100C4, 0xC6020000, cr1)
+    assert "cpu 199999998 (405GP PLL: CPC0_PLLMR 0xc6020000 (CPC0_PSR 0x1234)" in out, out
+    assert re.findall(r"^dcr (\S+)$", out, re.M) == ["0xb0", "0xb2", "0xb4"], out
+    if external:
+        assert "tb 1 (timebase: counts TmrClk, the external timer clock (405GP CPC0_CR1 " \
+               "0x800000: CETE set))" in out, out
+    else:
+        shown = f"{cr1:#x}" if cr1 else "0"      # C's %#lx
+        assert f"tb 0 (timebase: counts the CPU clock (405GP CPC0_CR1 {shown}: CETE clear))" in out
+
+
 @pytest.fixture(scope="module")
 def shim():
     os.makedirs(os.path.dirname(SHIM), exist_ok=True)
