@@ -66,6 +66,9 @@ static int tlbwalk_run(struct probe_ctx *ctx)
 	uint32_t len = walk_pages * PAGE, ticks, misses;
 	uintptr_t base;
 
+	if (!tlb->walk)		/* hardware refill, or nothing to count with: whatever the RAM */
+		return probe_skip(ctx, "%s refills its TLB in hardware: no miss is counted",
+				  probe_arch_name());
 	base = place_walk(ctx, len);
 	if (!base || (walk_region == REGION_LOW && base + len > LOW_LIMIT))
 		return probe_fail(ctx, "walk_pages=%lu (%lu KiB) does not fit %s", walk_pages,
@@ -73,9 +76,6 @@ static int tlbwalk_run(struct probe_ctx *ctx)
 				  walk_region == REGION_LOW ? "in free RAM below 32 MiB" :
 				  walk_region == REGION_HIGH ? "in RAM at or above 64 MiB" :
 				  "in probe memory");
-	if (!tlb->walk)		/* hardware refill, or nothing to count with */
-		return probe_skip(ctx, "%s refills its TLB in hardware: no miss is counted",
-				  probe_arch_name());
 	misses = tlb->walk(base, walk_pages, 2, &ticks);	/* 2 passes warm up */
 
 	probe_sample(ctx, "dtlb_misses_per_pass", misses, 0, "count");
