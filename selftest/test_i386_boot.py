@@ -118,6 +118,38 @@ def test_no_pit_gives_no_tick_figure():
     assert run.status() == "pass" and run.rc == 0, run.log
 
 
+def tsc_from_cpuid_on_host(max_leaf, l15, l16):
+    exe = os.path.join(TOP, "build", "shims", "i386-tsc-host")
+    os.makedirs(os.path.dirname(exe), exist_ok=True)
+    subprocess.run(["gcc", "-Wall", "-Werror", "-I", os.path.join(TOP, "arch", "i386"),
+                    "-I", os.path.join(TOP, "include"), "-o", exe,
+                    os.path.join(TOP, "selftest", "shims", "i386-tsc-host.c"),
+                    os.path.join(TOP, "arch", "i386", "tsc_cpuid.c")], check=True, timeout=60)
+    out = subprocess.run([exe, hex(max_leaf), *map(hex, l15), *map(hex, l16)],
+                         capture_output=True, text=True, check=True, timeout=10).stdout
+    hz, _, source = out.partition(" ")
+    return int(hz), source
+
+
+@pytest.mark.parametrize("max_leaf,l15,l16,hz,says", [
+    # Intel with a 38.4 MHz crystal (leaf 0x15 complete): crystal x EBX/EAX.
+    (0x16, (2, 216, 38_400_000, 0), (2600, 4100, 100, 0), 4_147_200_000,
+     "from CPUID 0x15, not measured: crystal 38400000 Hz x 216/2"),
+    # No crystal enumerated (ECX 0, as on many Skylake-era parts): 0x16's base.
+    (0x16, (2, 216, 0, 0), (2600, 4100, 100, 0), 2_600_000_000,
+     "from CPUID 0x16's base frequency (2600 MHz), not measured"),
+    # Leaves present in registers but beyond the maximum leaf: not used.
+    (0xd, (2, 216, 38_400_000, 0), (2600, 0, 0, 0), 0, "unknown: "),
+    # Over 2^32 Hz (the tick rate's width): not taken from 0x15.
+    (0x15, (1, 200, 38_400_000, 0), (0, 0, 0, 0), 0, "unknown: "),
+])
+def test_tsc_rate_from_cpuid_where_the_pit_fails(max_leaf, l15, l16, hz, says):
+    """The fallback QEMU's TCG cannot show (its CPUID has no TSC leaves),
+    on the host with recorded leaf values."""
+    got, source = tsc_from_cpuid_on_host(max_leaf, l15, l16)
+    assert got == hz and says in source, (got, source)
+
+
 BAD_I386_ARGS = [
     ("stray_vector=47", "'stray_vector=47': out of range 48..255"),
     ("stray_vector=128", "vector 0x80 is ring 3's way back"),

@@ -91,6 +91,9 @@ struct i386_features {
 extern struct i386_features i386_cpu;
 void i386_probe_features(void);
 void i386_describe_tsc(void);
+/* tsc_cpuid.c: the TSC's Hz from leaves 0x15/0x16 (0: none); src says how. */
+uint32_t i386_tsc_hz_from_cpuid(uint32_t max_leaf, const uint32_t l15[4], const uint32_t l16[4],
+				char *src, unsigned n);
 void i386_report_cpuid(void);
 
 /* Page-table entry bits (32-bit and PAE alike, NX only in PAE). */

@@ -37,38 +37,18 @@ static uint64_t tsc_over_pit(uint16_t pit_ticks)
 	return t1 - t0 >= TSC_GIVE_UP ? 0 : t1 - t0;
 }
 
-/* Where the PIT's gate never opened: the TSC's rate as CPUID enumerates
- * it (Intel: leaf 0x15's crystal times its ratio, the TSC's own definition;
- * else leaf 0x16's base frequency, which the invariant TSC runs at on the
- * Intel parts that have it).  Said as CPUID's figure, not a measurement. */
+/* Where the PIT's gate never opened: the TSC's rate as CPUID gives it
+ * (tsc_cpuid.c), said as CPUID's figure, not a measurement. */
 static void tsc_from_cpuid(struct boot_info *bi)
 {
 	static char source[200];
-	uint32_t r[4];
-	const char *why = "PIT channel 2's OUT2 was high at the start or did not rise within 2^32 "
-			  "TSC ticks (legacy timer gated or absent)";
+	uint32_t l15[4] = { 0 }, l16[4] = { 0 };
 
-	bi->tick_hz = 0;
-	if (i386_cpu.max_leaf >= 0x15) {
-		cpuid(0x15, 0, r);
-		if (r[0] && r[1] && r[2]) {
-			bi->tick_hz = (uint64_t)r[2] * r[1] / r[0];
-			snprintf(source, sizeof(source), "from CPUID 0x15, not measured: crystal %lu Hz "
-				 "x %lu/%lu; %s", (unsigned long)r[2], (unsigned long)r[1],
-				 (unsigned long)r[0], why);
-		}
-	}
-	if (!bi->tick_hz && i386_cpu.max_leaf >= 0x16) {
-		cpuid(0x16, 0, r);
-		if (r[0] & 0xffff) {
-			bi->tick_hz = (r[0] & 0xffff) * 1000000u;
-			snprintf(source, sizeof(source), "from CPUID 0x16's base frequency, not "
-				 "measured; %s", why);
-		}
-	}
-	if (!bi->tick_hz)
-		snprintf(source, sizeof(source), "unknown: %s, and CPUID gives no TSC frequency; "
-			 "times print as -1", why);
+	if (i386_cpu.max_leaf >= 0x15)
+		cpuid(0x15, 0, l15);
+	if (i386_cpu.max_leaf >= 0x16)
+		cpuid(0x16, 0, l16);
+	bi->tick_hz = i386_tsc_hz_from_cpuid(i386_cpu.max_leaf, l15, l16, source, sizeof(source));
 	bi->tick_hz_source = source;
 }
 
