@@ -23,10 +23,11 @@ uint32_t ppc405_loader_pit;		/* measured reload value, 0 none: start.S reloads i
 static char text[160];
 
 /* Two reloads of an auto-reloading PIT, interrupts off (PIE on: QEMU 7.2
- * runs the PIT only with it set; with MSR[EE] off nothing is taken).  A reload shows as
- * the count going up.  Values of 2^31 and more are skipped: QEMU may read
- * a just-expired PIT as a small negative count before it reloads, and no
- * loader's tick is that long. */
+ * runs the PIT only with it set; with MSR[EE] off nothing is taken).  A
+ * reload shows as the count going up.  Values of 2^31 and more are
+ * skipped: QEMU may read a just-expired PIT as a small negative count
+ * before it reloads, and no loader's tick is that long.  The sums wrap
+ * modulo 2^32 alike, so their difference is still the period. */
 static uint32_t pit_period(void)
 {
 	uint32_t v, t, prev, t0, sum[2];
