@@ -299,7 +299,7 @@ def assert_real_board_banner(run, variant, via_go):
             "(the loader's 0x04400000: PIT/FIT/watchdog interrupts off until exit=return)") in log
     # U-Boot's 1 ms tick measured (QEMU's ns rounding: a tick either way) and stopped.
     m = re.search(r"pit: the loader's tick, (\d+) ticks a period \(measured\), stopped while "
-                  r"we run and given back on exit=return", log)
+                  r"we run, kept for exit=return", log)
     assert m and abs(int(m.group(1)) - 333333) <= 1, log
     assert "all written invalid with TID 0 at start-up" in log
     # The shim's stack is at 0x07c00000 less its frames: probes stop 1 MiB below, on a MiB.
@@ -372,7 +372,7 @@ def test_live_uic_source_is_masked(shim, how):
     assert ("shim: UIC0 source 11 (MAL RX end of buffer) enabled and pending: UIC0_ER 0x00100000 "
             "SR 0x00100000") in log, log
     assert ("uic: UIC0_ER 0x00000000 while we run, UIC0_MSR 0x00000000 (the loader's ER "
-            "0x00100000, SR 0x00100000: enables given back on exit=return)") in log, log
+            "0x00100000, SR 0x00100000: enables kept for exit=return)") in log, log
     assert "TCR 0x00000000 (the loader's 0x04400000" in log, log
     assert "exception:" not in log, log
     assert run.status() == "pass" and run.rc == 0, log

@@ -90,7 +90,7 @@ void i386_timers_save(void)
 	}
 	snprintf(text, sizeof(text), "pic/pit: the loader's 8259 masks 0x%02x/0x%02x; 8254 ch0 status "
 		 "0x%02x reload %lu, ch2 status 0x%02x reload %lu (seen; 0: not periodic or not "
-		 "counting); given back on exit=return", mask1, mask2, loader_ch[0].status,
+		 "counting); kept for exit=return", mask1, mask2, loader_ch[0].status,
 		 (unsigned long)loader_ch[0].count, loader_ch[2].status,
 		 (unsigned long)loader_ch[2].count);
 }

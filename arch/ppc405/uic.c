@@ -35,7 +35,7 @@ void ppc405_uic_mask(void)
 	mtdcr(DCR_UIC0_ER, 0);
 	saved = 1;
 	snprintf(text, sizeof(text), "uic: UIC0_ER 0x%08lx while we run, UIC0_MSR 0x%08lx (the "
-		 "loader's ER 0x%08lx, SR 0x%08lx: enables given back on exit=return)",
+		 "loader's ER 0x%08lx, SR 0x%08lx: enables kept for exit=return)",
 		 (unsigned long)mfdcr(DCR_UIC0_ER), (unsigned long)mfdcr(DCR_UIC0_MSR),
 		 (unsigned long)loader_er, (unsigned long)loader_sr);
 }

@@ -57,7 +57,7 @@ void ppc405_pit_take(void)
 			 "(TCR 0x%08lx)", (unsigned long)loader_regs.tcr);
 	} else if ((ppc405_loader_pit = pit_period())) {
 		snprintf(text, sizeof(text), "pit: the loader's tick, %lu ticks a period (measured), "
-			 "stopped while we run and given back on exit=return",
+			 "stopped while we run, kept for exit=return",
 			 (unsigned long)ppc405_loader_pit);
 	} else {
 		snprintf(text, sizeof(text), "pit: the loader's auto-reload set but no reload within "
