@@ -84,7 +84,10 @@ static void banner(void)
 		report_diag("cpu clock: %lu Hz (%s)", (unsigned long)bi->cpu_hz, bi->cpu_hz_source);
 	else
 		report_diag("cpu clock: unknown (%s)", bi->cpu_hz_source);
-	report_diag("tick clock: %lu Hz (%s)", (unsigned long)bi->tick_hz, bi->tick_hz_source);
+	if (bi->tick_hz)
+		report_diag("tick clock: %lu Hz (%s)", (unsigned long)bi->tick_hz, bi->tick_hz_source);
+	else
+		report_diag("tick clock: unknown (%s)", bi->tick_hz_source);
 	report_diag("core clock: %lu Hz (measured: dependent adds against the tick clock)",
 		    (unsigned long)bi->core_hz);
 	report_diag("platform: %s", bi->platform);

@@ -78,13 +78,81 @@ def test_banner_cpuid_and_clock_lines():
                      r"(on|off), default type \S+|: none \(CPUID 1 EDX bit 12 clear\))", text), text
     assert re.search(r"# tsc cross-check: ", text)
     assert re.search(r"# tick clock: \d+ Hz \(measured: \d+ TSC ticks over \d+ PIT ticks", text)
+    assert re.search(r"# a20: open \(checked: 0x[0-9a-f]+ does not alias 0x[0-9a-f]+\)", text), text
+    # SeaBIOS leaves channel 0 in mode 2 with count 0 (65536): seen as such.
+    assert re.search(r"# pic/pit: the loader's 8259 masks 0x[0-9a-f]{2}/0x[0-9a-f]{2}; 8254 ch0 "
+                     r"status 0x[0-9a-f]4 reload 65536, ch2 status 0x[0-9a-f]{2} reload \d+", text), text
     # QEMU's -cpu max reports L1d and L2 (AMD leaves): measurements as well.
     assert run.value("cpuid.flat.l1d_bytes") > 0
     assert run.value("cpuid.flat.l2_bytes") > 0
     assert run.value("cpuid.flat.dtlb_entries") > 0
 
 
+@pytest.mark.parametrize("vector,name", [
+    (0x30, "unexpected interrupt 0x30 (a LAPIC, IOAPIC or MSI source left live, or a stray int)"),
+    (0x41, "unexpected interrupt 0x41"),
+    (0xc0, "unexpected interrupt 0xc0"),
+    (0xff, "spurious or unexpected interrupt 0xff (the LAPIC's reset spurious vector"),
+])
+def test_every_vector_has_a_gate(vector, name):
+    """An int N through the IDT (as a source the firmware left live would
+    arrive): reported by name with a register dump, a failing status; with
+    an IDT of 0-47 and 0x80 only it would be #NP or #GP."""
+    run = run_qemu("pc", "probes=boot", "modes=flat", f"stray_vector={vector}", timeout=30)
+    exc = [l for l in run.lines if l.startswith("# exception: ")]
+    assert len(exc) == 1 and f"{name}" in exc[0] and f"(vector {vector})" in exc[0], run.log
+    assert re.search(r"EAX 0x[0-9a-f]{8} EBX 0x[0-9a-f]{8}", run.log), run.log
+    assert f"# run aborted: unexpected interrupt, vector {vector}" in run.log, run.log
+    assert run.status() == "fail" and run.rc == 1
+
+
+def test_no_pit_gives_no_tick_figure():
+    """QEMU without an 8254 (-machine pit=off): port 0x61 reads as open
+    bus, so OUT2 is high before any count; TCG's CPUID has no TSC leaf
+    either: the tick rate is unknown and said so, not a wrong figure."""
+    run = run_qemu("pc", "probes=boot", "modes=flat", timeout=60,
+                   extra=["--qemu", "-machine", "--qemu", "pit=off"])
+    assert ("# tick clock: unknown (unknown: PIT channel 2's OUT2 was high at the start or did "
+            "not rise") in run.log, run.log
+    assert "CPUID gives no TSC frequency" in run.log
+    assert run.status() == "pass" and run.rc == 0, run.log
+
+
+def tsc_from_cpuid_on_host(max_leaf, l15, l16):
+    exe = os.path.join(TOP, "build", "shims", "i386-tsc-host")
+    os.makedirs(os.path.dirname(exe), exist_ok=True)
+    subprocess.run(["gcc", "-Wall", "-Werror", "-I", os.path.join(TOP, "arch", "i386"),
+                    "-I", os.path.join(TOP, "include"), "-o", exe,
+                    os.path.join(TOP, "selftest", "shims", "i386-tsc-host.c"),
+                    os.path.join(TOP, "arch", "i386", "tsc_cpuid.c")], check=True, timeout=60)
+    out = subprocess.run([exe, hex(max_leaf), *map(hex, l15), *map(hex, l16)],
+                         capture_output=True, text=True, check=True, timeout=10).stdout
+    hz, _, source = out.partition(" ")
+    return int(hz), source
+
+
+@pytest.mark.parametrize("max_leaf,l15,l16,hz,says", [
+    # Intel with a 38.4 MHz crystal (leaf 0x15 complete): crystal x EBX/EAX.
+    (0x16, (2, 216, 38_400_000, 0), (2600, 4100, 100, 0), 4_147_200_000,
+     "from CPUID 0x15, not measured: crystal 38400000 Hz x 216/2"),
+    # No crystal enumerated (ECX 0, as on many Skylake-era parts): 0x16's base.
+    (0x16, (2, 216, 0, 0), (2600, 4100, 100, 0), 2_600_000_000,
+     "from CPUID 0x16's base frequency (2600 MHz), not measured"),
+    # Leaves present in registers but beyond the maximum leaf: not used.
+    (0xd, (2, 216, 38_400_000, 0), (2600, 0, 0, 0), 0, "unknown: "),
+    # Over 2^32 Hz (the tick rate's width): not taken from 0x15.
+    (0x15, (1, 200, 38_400_000, 0), (0, 0, 0, 0), 0, "unknown: "),
+])
+def test_tsc_rate_from_cpuid_where_the_pit_fails(max_leaf, l15, l16, hz, says):
+    """The fallback QEMU's TCG cannot show (its CPUID has no TSC leaves),
+    on the host with recorded leaf values."""
+    got, source = tsc_from_cpuid_on_host(max_leaf, l15, l16)
+    assert got == hz and says in source, (got, source)
+
+
 BAD_I386_ARGS = [
+    ("stray_vector=47", "'stray_vector=47': out of range 48..255"),
+    ("stray_vector=128", "vector 0x80 is ring 3's way back"),
     ("global=2", "'global=2': out of range 0..1"),
     ("mmu_break=yes", "'mmu_break=yes': not a number"),
     ("ptdump=0x1000", "needs START-END"),
@@ -174,6 +242,19 @@ def test_uboot_go_entry_and_return(tmp_path):
     assert "# exception: #PF page fault (vector 14)" in third, log
     assert "# mmubench status: fail" in third
     assert "## Application terminated, rc = 0x1" in third, log
+    # What the first go gave back, the third (a fresh copy) finds again:
+    # the 8259 masks, EFLAGS' IF, DF and AC, and channel 2's mode and count (U-Boot
+    # programs channel 2 only: channel 0 keeps QEMU's reset state, access
+    # bits 00, which no control word can write back, so ours stays).
+    def state(text):
+        m = re.search(r"# pic/pit: the loader's 8259 masks (0x\S+); 8254 ch0 status 0x[0-9a-f]{2} "
+                      r"reload \d+, ch2 status 0x([0-9a-f]{2}) reload (\d+)", text)
+        e = re.search(r"# eflags: the loader's (0x[0-9a-f]{8}) \(IF (on|off)\)", text)
+        assert m and e, text
+        # EFLAGS' system bits (IF, DF, AC); the arithmetic ones are U-Boot's of the moment.
+        return m.group(1), int(m.group(2), 16) & 0x3f, int(m.group(3)), int(e.group(1), 16) & 0x40600
+    assert state(first) == state(third), log
+    assert state(first)[2] > 0, log      # a periodic channel 2, its reload seen
     # Fourth ended QEMU with a pass: isa-debug-exit turns 0 into 1.
     assert "# mmubench status: pass" in fourth, log
     assert p.returncode == 1, f"QEMU exit {p.returncode}\n{log}"

@@ -1,6 +1,8 @@
 /* Probe `tlbwalk`: exact TLB miss counts.  A cyclic walk, one load per 4K
  * page, over walk_pages pages placed low (inside the low 32 MiB, where
- * pinned entries sit) or high (at or above 64 MiB).  After two warm-up
+ * pinned entries sit), high (at or above 64 MiB), or by default (auto) high
+ * where RAM reaches that far and as high as it fits otherwise (a 32 MiB
+ * Walnut: the top of probe memory, said in a diagnostic).  After two warm-up
  * passes, one pass is measured: the DTLB misses the miss handler counted
  * during it, and its time.  The pass is the walk the TLB description
  * offers where misses are counted in software (registers only, counters
@@ -13,7 +15,8 @@
 #define HIGH_START	(64u << 20)
 
 static unsigned long walk_pages = 256;
-static int walk_high = 1;
+enum { REGION_AUTO, REGION_LOW, REGION_HIGH };
+static int walk_region = REGION_AUTO;
 
 static int set_walk_pages(const char *key, const char *value)
 {
@@ -23,8 +26,38 @@ static int set_walk_pages(const char *key, const char *value)
 
 static int set_walk_region(const char *key, const char *value)
 {
-	static const char *const regions[] = { "low", "high", 0 };
-	return arg_choice(key, value, regions, &walk_high);
+	static const char *const regions[] = { "auto", "low", "high", 0 };
+	return arg_choice(key, value, regions, &walk_region);
+}
+
+/* auto below 64 MiB + len: the walk's page-aligned place at the top of
+ * probe memory (0 when it does not fit at all). */
+static uintptr_t top_of_probe_mem(uint32_t len)
+{
+	uintptr_t lo;
+	size_t avail;
+
+	probe_mem_reset();
+	lo = probe_mem_alloc(0, PAGE, 0, "tlbwalk");	/* where probe memory starts */
+	avail = lo ? probe_mem_avail(PAGE, 0) : 0;
+	probe_mem_reset();
+	return avail >= len ? lo + ((avail - len) & ~(uintptr_t)(PAGE - 1)) : 0;
+}
+
+static uintptr_t place_walk(struct probe_ctx *ctx, uint32_t len)
+{
+	uintptr_t top;
+
+	probe_mem_reset();
+	if (walk_region != REGION_AUTO || probe_mem_avail(PAGE, HIGH_START) >= len)
+		return probe_mem_alloc(len, PAGE, walk_region == REGION_LOW ? 0 : HIGH_START,
+				       "tlbwalk: walk_pages");
+	top = top_of_probe_mem(len);
+	if (top && ctx->rep == 0 && ctx->mode_index == 0)
+		probe_diag(ctx, "tlbwalk", "no room for %lu KiB at or above 64 MiB: the walk lies "
+			   "at %#lx-%#lx, the top of probe memory (where pins reach, under them)",
+			   (unsigned long)len >> 10, (unsigned long)top, (unsigned long)(top + len));
+	return top ? probe_mem_alloc(len, PAGE, top, "tlbwalk: walk_pages") : 0;
 }
 
 static int tlbwalk_run(struct probe_ctx *ctx)
@@ -33,19 +66,16 @@ static int tlbwalk_run(struct probe_ctx *ctx)
 	uint32_t len = walk_pages * PAGE, ticks, misses;
 	uintptr_t base;
 
-	probe_mem_reset();
-	if (walk_high && probe_ram_bytes() <= HIGH_START)	/* e.g. mem=32M */
-		return probe_skip(ctx, "RAM ends at %lu MiB: none at or above 64 MiB to walk "
-				  "(walk_region=low walks the low 32 MiB)",
-				  (unsigned long)(probe_ram_bytes() >> 20));
-	base = probe_mem_alloc(len, PAGE, walk_high ? HIGH_START : 0, "tlbwalk: walk_pages");
-	if (!base || (!walk_high && base + len > LOW_LIMIT))
-		return probe_fail(ctx, "walk_pages=%lu (%lu KiB) does not fit %s", walk_pages,
-				  (unsigned long)len >> 10,
-				  walk_high ? "in RAM at or above 64 MiB" : "in free RAM below 32 MiB");
-	if (!tlb->walk)		/* hardware refill, or nothing to count with */
+	if (!tlb->walk)		/* hardware refill, or nothing to count with: whatever the RAM */
 		return probe_skip(ctx, "%s refills its TLB in hardware: no miss is counted",
 				  probe_arch_name());
+	base = place_walk(ctx, len);
+	if (!base || (walk_region == REGION_LOW && base + len > LOW_LIMIT))
+		return probe_fail(ctx, "walk_pages=%lu (%lu KiB) does not fit %s", walk_pages,
+				  (unsigned long)len >> 10,
+				  walk_region == REGION_LOW ? "in free RAM below 32 MiB" :
+				  walk_region == REGION_HIGH ? "in RAM at or above 64 MiB" :
+				  "in probe memory");
 	misses = tlb->walk(base, walk_pages, 2, &ticks);	/* 2 passes warm up */
 
 	probe_sample(ctx, "dtlb_misses_per_pass", misses, 0, "count");
@@ -69,7 +99,8 @@ const struct probe probe_tlbwalk = {
 	.args = (const struct boot_arg[]){
 		{ "walk_pages", "pages the tlbwalk probe walks (default 256; must fit its region)",
 		  set_walk_pages },
-		{ "walk_region", "low (inside the low 32 MiB) or high (at or above 64 MiB, default)",
+		{ "walk_region", "auto (default: high where RAM reaches, else the top of probe "
+		  "memory), low (inside the low 32 MiB) or high (at or above 64 MiB)",
 		  set_walk_region },
 		{ 0 } },
 };

@@ -2,6 +2,7 @@
  * stopping it. */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "arch.h"
 #include "i386.h"
@@ -86,6 +87,32 @@ static void describe_mtrr(uint32_t cpuid1_edx)
 		    type[def & 7], fixed_on ? "; first MiB:" : "", seen);
 }
 
+extern uint32_t loader_eflags;		/* start.S: EFLAGS at a go entry */
+
+/* A20: with the gate closed every address has bit 20 forced to 0, so RAM
+ * from 1 MiB on aliases the MiB below (loaders open it; checked, as a
+ * closed gate corrupts everything quietly).  Two writes to a word of ours
+ * and a read of its alias: the alias follows both only when it wraps. */
+static void check_a20(void)
+{
+	static volatile uint32_t word;
+	uintptr_t a = (uintptr_t)&word;
+	volatile uint32_t *alias = (volatile uint32_t *)(a ^ 0x100000u);
+	int wraps;
+
+	word = 0x5a20a20au;
+	wraps = *alias == word;
+	word = ~0x5a20a20au;
+	wraps = wraps && *alias == word;
+	if (wraps) {
+		report_diag("a20: closed: %#lx reads back what was written at %#lx (addresses wrap "
+			    "at 1 MiB)", (unsigned long)(uintptr_t)alias, (unsigned long)a);
+		exit(report_abort("A20 gate closed: RAM above 1 MiB is not addressable"));
+	}
+	report_diag("a20: open (checked: %#lx does not alias %#lx)", (unsigned long)a,
+		    (unsigned long)(uintptr_t)alias);
+}
+
 void arch_describe_cpu(void)
 {
 	uint32_t r[4], sig[4];
@@ -114,6 +141,12 @@ void arch_describe_cpu(void)
 	x86_cpuid_decode(cpuid_fn, &info);
 	x86_describe_cpuid(&info);
 	i386_describe_tsc();
+	report_diag("%s", i386_timers_text());
+	if (arch_can_return())
+		report_diag("eflags: the loader's 0x%08lx (IF %s), given back on exit=return",
+			    (unsigned long)loader_eflags, loader_eflags & 0x200 ? "on" : "off");
+	check_a20();
+	i386_fire_stray_vector();
 }
 
 /* The CPUID figures as measurements, once, at the start of the measurement

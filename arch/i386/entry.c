@@ -18,6 +18,8 @@ int arch_can_return(void)
 
 void arch_return_to_loader(int status)
 {
+	__asm__ volatile("cli" ::: "memory");	/* start.S's iret gives back the loader's IF */
+	i386_timers_restore();
 	i386_return_to_loader(status);
 }
 
@@ -29,6 +31,7 @@ void i386_entry(uint32_t eax, uint32_t ebx, uint32_t edx)
 
 	bi->entry_ticks = arch_ticks();
 	bi->loader_stack = loader_esp;
+	i386_timers_save();
 	if (eax == MULTIBOOT_BOOTED) {
 		const struct multiboot_info *mb = (const void *)ebx;
 		bi->entry = ENTRY_MULTIBOOT;

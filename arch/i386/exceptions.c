@@ -17,7 +17,7 @@
 #define TSS_SEL			0x28
 #define RING3_RETURN_VECTOR	0x80	/* a DPL-3 gate: ring 3's way back */
 
-extern const uint32_t i386_vector_stubs[48];
+extern const uint32_t i386_vector_stubs[256];
 extern uint64_t i386_gdt[];
 void i386_ring3_return(void);
 void i386_ring3_call(void (*fn)(void), void *user_stack_top);
@@ -56,7 +56,7 @@ struct tss {
 } __attribute__((packed));
 
 static struct tss tss;
-static uint64_t idt[RING3_RETURN_VECTOR + 1] __attribute__((aligned(8)));
+static uint64_t idt[256] __attribute__((aligned(8)));	/* every vector: none is #NP */
 static uint8_t ring0_stack[8192] __attribute__((aligned(16)));	/* faults from ring 3 */
 static uint8_t ring3_stack[4096] __attribute__((aligned(16)));
 
@@ -74,7 +74,7 @@ void arch_init(struct boot_info *bi)
 	uint32_t base = (uint32_t)&tss, limit = sizeof(tss) - 1;
 
 	(void)bi;
-	for (int v = 0; v < 48; v++)	/* exceptions, then IRQ 0..15 (watchdog.c) */
+	for (int v = 0; v < 256; v++)	/* exceptions, IRQ 0..15 (watchdog.c), the rest */
 		idt[v] = gate(i386_vector_stubs[v], 0);
 	idt[RING3_RETURN_VECTOR] = gate((uint32_t)i386_ring3_return, 3);
 	idtr.limit = sizeof(idt) - 1;
@@ -98,9 +98,27 @@ static int in_stack(uint32_t p)
 	       (p >= (uint32_t)ring0_stack && p + 8 <= (uint32_t)ring0_stack + sizeof(ring0_stack));
 }
 
+/* A vector's name; 48-255 are interrupts no source of ours raises. */
+static const char *vector_name(uint32_t v)
+{
+	static char name[128];
+
+	if (v < 32)
+		return vector_names[v];
+	if (v < 48)
+		snprintf(name, sizeof(name), "8259 IRQ %lu (not the watchdog's)", (unsigned long)v - 32);
+	else if (v == 0xff)
+		snprintf(name, sizeof(name), "spurious or unexpected interrupt 0xff (the LAPIC's "
+			 "reset spurious vector, or a source left live)");
+	else
+		snprintf(name, sizeof(name), "unexpected interrupt %#lx (a LAPIC, IOAPIC or MSI "
+			 "source left live, or a stray int)", (unsigned long)v);
+	return name;
+}
+
 static void dump(struct i386_frame *f)
 {
-	const char *name = f->vector < 32 ? vector_names[f->vector] : "?";
+	const char *name = vector_name(f->vector);
 	int from_ring3 = (f->cs & 3) != 0;
 	/* From ring 0 the CPU pushed no ESP: the fault's ESP is just above EFLAGS. */
 	uint32_t esp = from_ring3 ? f->user_esp : (uint32_t)&f->user_esp;
@@ -153,10 +171,8 @@ void i386_exception(struct i386_frame *f)
 
 	if (f->vector == 14 && !nested && i386_page_fault(f))
 		return;
-	if (f->vector >= 32 && f->vector < 48 && !nested) {
-		i386_irq(f->vector - 32);	/* the watchdog's tick, or a stray IRQ */
-		return;
-	}
+	if (f->vector >= 32 && f->vector < 48 && !nested && i386_irq(f->vector - 32))
+		return;			/* the watchdog's tick, or an 8259 spurious IRQ */
 	if (nested++) {
 		/* A fault inside the dump: say so plainly and stop. */
 		console_printf("\nmmubench: exception %lu at EIP %#lx while reporting an exception\n",
@@ -164,9 +180,39 @@ void i386_exception(struct i386_frame *f)
 		exit(1);
 	}
 	dump(f);
-	snprintf(why, sizeof(why), "unexpected exception %s", f->vector < 32 ?
-		 vector_names[f->vector] : "?");
+	if (f->vector < 32)
+		snprintf(why, sizeof(why), "unexpected exception %s", vector_names[f->vector]);
+	else
+		snprintf(why, sizeof(why), "unexpected interrupt, vector %lu", (unsigned long)f->vector);
 	exit(report_abort(why));
+}
+
+/* ---- stray_vector=: a test of the full IDT ---- */
+
+static unsigned long stray_vector;
+
+int i386_set_stray_vector(const char *key, const char *value)
+{
+	int r = arg_uint(key, value, 48, 255, &stray_vector);
+	if (!r && stray_vector == RING3_RETURN_VECTOR) {
+		console_printf("mmubench: error: boot argument '%s=%s': vector 0x80 is ring 3's way "
+			       "back, not a stray\n", key, value);
+		return -1;
+	}
+	return r;
+}
+
+/* After the banner: `int N` through the IDT, as a source the firmware
+ * left live would arrive; the handler reports it and fails the run. */
+void i386_fire_stray_vector(void)
+{
+	static uint8_t code[4] = { 0xcd, 0, 0xc3 };	/* int $N; ret */
+
+	if (!stray_vector)
+		return;
+	code[1] = stray_vector;
+	report_diag("stray_vector=%lu: int %#lx through the IDT", stray_vector, stray_vector);
+	((void (*)(void))code)();
 }
 
 /* ---- crash= ---- */

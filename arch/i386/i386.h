@@ -91,6 +91,9 @@ struct i386_features {
 extern struct i386_features i386_cpu;
 void i386_probe_features(void);
 void i386_describe_tsc(void);
+/* tsc_cpuid.c: the TSC's Hz from leaves 0x15/0x16 (0: none); src says how. */
+uint32_t i386_tsc_hz_from_cpuid(uint32_t max_leaf, const uint32_t l15[4], const uint32_t l16[4],
+				char *src, unsigned n);
 void i386_report_cpuid(void);
 
 /* Page-table entry bits (32-bit and PAE alike, NX only in PAE). */
@@ -131,8 +134,15 @@ struct i386_walk {
 };
 int i386_walk(uintptr_t va, struct i386_walk *w);	/* 0: mapped */
 
-/* watchdog.c, for exceptions.c: IRQ n (0: the PIT) arrived. */
-void i386_irq(unsigned irq);
+/* watchdog.c, for exceptions.c: IRQ n (0: the PIT) arrived; 1 handled.
+ * The loader's 8259 masks and 8254 modes, kept at entry, back on return. */
+int i386_irq(unsigned irq);
+int i386_set_stray_vector(const char *key, const char *value);	/* exceptions.c */
+void i386_fire_stray_vector(void);
+void i386_timers_save(void);
+void i386_timers_restore(void);
+const char *i386_timers_text(void);
+
 
 /* selfcheck.c: struct mmu_ops' check_word (include/mmu_arch.h). */
 void i386_check_word(uintptr_t va, uintptr_t pa, uint32_t p1, uint32_t p2, uint32_t got[2],

@@ -568,5 +568,6 @@ static int set_global(const char *key, const char *value) { return arg_flag(key,
 const struct boot_arg arch_args[] = {
 	{ "global", "0 or 1: mark the image and low RAM global (CR4.PGE) in paging modes", set_global },
 	{ "ptdump", "START-END: print the page tables of that range when each mode is first left", i386_set_ptdump },
+	{ "stray_vector", "48..255: an int N after the banner, as a live source would (a test)", i386_set_stray_vector },
 	{ 0 }
 };

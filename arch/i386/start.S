@@ -21,7 +21,11 @@ multiboot_header:			/* must lie in the first 8 KiB */
 	.long	-(MULTIBOOT_MAGIC + MULTIBOOT_FLAGS)
 
 entry:
-	cli				/* no interrupts until our IDT is in */
+	cmpl	$MULTIBOOT_BOOTED, %eax	/* multiboot leaves ESP undefined: no push there */
+	je	1f			/* (cmp changes only arithmetic flags) */
+	pushfl				/* go: U-Boot's EFLAGS (IF, AC, DF ...), on its stack */
+	popl	entry_eflags		/* kept for exit=return */
+1:	cli				/* no interrupts until our IDT is in */
 	cld				/* C expects the direction flag clear */
 	/* A second 'go' on the same copy finds .data used up (newlib's stdio
 	 * closed by exit, heap pointer moved): refuse it, in plain words on
@@ -48,9 +52,13 @@ entry:
 3:	popl	%ebx
 	popl	%esi
 	movl	$0x7e, %eax		/* go's return code */
+	pushl	entry_eflags		/* U-Boot's EFLAGS back (the cli above cleared IF) */
+	popfl
 	ret				/* still on U-Boot's stack, in its CS */
 first_run:
 	movl	$1, image_used		/* this copy is now used */
+	movl	entry_eflags, %ecx	/* this entry's EFLAGS are the loader's to get back */
+	movl	%ecx, loader_eflags
 	/* Keep U-Boot's callee-saved registers, stack and tables for exit=return. */
 	movl	%esp, loader_esp
 	movl	%ebx, loader_ebx
@@ -138,9 +146,10 @@ i386_return_to_loader:
 	movl	loader_edi, %edi
 	movl	loader_ebp, %ebp
 	popl	%ecx			/* the return address into go ... */
+	pushl	loader_eflags		/* ... with U-Boot's EFLAGS, IF included ... */
 	pushl	loader_cs		/* ... under U-Boot's code selector */
 	pushl	%ecx
-	lret				/* back in U-Boot's CS */
+	iret				/* all three at once: no interrupt in between */
 
 	.data
 	.align	8
@@ -166,6 +175,9 @@ used_msg:
 	.align	4
 	.globl	loader_esp
 loader_esp:	.long 0
+entry_eflags:	.long 0
+	.globl	loader_eflags		/* cpu.c prints it */
+loader_eflags:	.long 0
 loader_ebx:	.long 0
 loader_esi:	.long 0
 loader_edi:	.long 0

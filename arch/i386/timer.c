@@ -13,7 +13,7 @@
 #define TSC_GIVE_UP	(1ull << 32)
 
 /* Count TSC ticks while PIT channel 2 counts down `pit_ticks`; 0 when it
- * did not count down within TSC_GIVE_UP. */
+ * did not count down within TSC_GIVE_UP, or OUT2 was never low. */
 static uint64_t tsc_over_pit(uint16_t pit_ticks)
 {
 	uint8_t gate = inb(0x61);
@@ -23,12 +23,33 @@ static uint64_t tsc_over_pit(uint16_t pit_ticks)
 	outb(0x43, 0xb0);			/* channel 2, lo/hi, mode 0 */
 	outb(0x42, pit_ticks & 0xff);
 	outb(0x42, pit_ticks >> 8);
+	/* Mode 0 drives OUT2 low from the control word until the count ends:
+	 * high already means no 8254 answers (port 0x61 reads as open bus). */
+	if (inb(0x61) & 0x20) {
+		outb(0x61, gate);
+		return 0;
+	}
 	t0 = t1 = rdtsc();
 	while (!(inb(0x61) & 0x20) && t1 - t0 < TSC_GIVE_UP)	/* OUT2 goes high at 0 */
 		t1 = rdtsc();
 	t1 = rdtsc();
 	outb(0x61, gate);
 	return t1 - t0 >= TSC_GIVE_UP ? 0 : t1 - t0;
+}
+
+/* Where the PIT's gate never opened: the TSC's rate as CPUID gives it
+ * (tsc_cpuid.c), said as CPUID's figure, not a measurement. */
+static void tsc_from_cpuid(struct boot_info *bi)
+{
+	static char source[200];
+	uint32_t l15[4] = { 0 }, l16[4] = { 0 };
+
+	if (i386_cpu.max_leaf >= 0x15)
+		cpuid(0x15, 0, l15);
+	if (i386_cpu.max_leaf >= 0x16)
+		cpuid(0x16, 0, l16);
+	bi->tick_hz = i386_tsc_hz_from_cpuid(i386_cpu.max_leaf, l15, l16, source, sizeof(source));
+	bi->tick_hz_source = source;
 }
 
 void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
@@ -48,9 +69,7 @@ void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
 			best = t;
 	}
 	if (best == ~0ull) {
-		bi->tick_hz = 0;
-		bi->tick_hz_source = "unknown: PIT channel 2 did not count 5 ms within 2^32 TSC "
-			"ticks (legacy timer gated or absent); times print as -1";
+		tsc_from_cpuid(bi);
 		return;
 	}
 	bi->tick_hz = best * PIT_HZ / pit_ticks;

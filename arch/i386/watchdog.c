@@ -1,9 +1,15 @@
 /* The watchdog's timer on a PC: the 8254 PIT's channel 0 in mode 0 (one
  * interrupt at terminal count, at most 65535 / 1.193182 MHz = 55 ms, so a
  * longer budget takes several), through the 8259 PICs on IRQ 0 at vector
- * 32.  The PICs get U-Boot's layout (IRQ 0-7 at 32, 8-15 at 40: SeaBIOS
+ * 32.  The PICs get U-Boot's layout (IRQ 0-7 at 32, 8-15 at 40, as its
+ * i8259 set-up has them: what 'go' hands back is what it had; SeaBIOS
  * leaves IRQ 0 on vector 8, the double fault's); only IRQ 0 is unmasked
- * while armed, and the masks the loader had come back on disarm. */
+ * while armed.  The loader's masks and the PIT's modes (read back with the
+ * 8254's read-back command) are kept at entry and given back on
+ * exit=return; a periodic channel gets the count it was seen reloading.
+ * A channel whose status shows no access mode (00: never programmed since
+ * reset) cannot be written back to that state and keeps ours. */
+#include <stdio.h>
 #include "arch.h"
 #include "boot_info.h"
 #include "i386.h"
@@ -16,16 +22,97 @@
 
 static int pic_ready;
 static uint8_t mask1, mask2;		/* the loader's */
+static struct { uint8_t status; uint32_t count; } loader_ch[3];	/* channels 0, 2; count 0: none */
+static char text[200];
 
 static void pic_init(void)
 {
-	mask1 = inb(PIC1 + 1), mask2 = inb(PIC2 + 1);
 	outb(PIC1, 0x11), outb(PIC2, 0x11);		/* ICW1: edge, cascade, ICW4 */
 	outb(PIC1 + 1, 32), outb(PIC2 + 1, 40);		/* ICW2: vector bases */
 	outb(PIC1 + 1, 4), outb(PIC2 + 1, 2);		/* ICW3: slave on IRQ 2 */
 	outb(PIC1 + 1, 1), outb(PIC2 + 1, 1);		/* ICW4: 8086 mode */
 	outb(PIC1 + 1, 0xff), outb(PIC2 + 1, 0xff);	/* all masked */
 	pic_ready = 1;
+}
+
+/* The 8254 read-back command, status only: OUTPUT, NULL COUNT, access
+ * (bits 5-4), mode (3-1), BCD (0). */
+static uint8_t pit_status(unsigned ch)
+{
+	outb(PIT_CMD, 0xe0 | 2u << ch);
+	return inb(PIT_CH0 + ch);
+}
+
+static uint16_t pit_count(unsigned ch)
+{
+	outb(PIT_CMD, ch << 6);				/* counter latch */
+	uint8_t lo = inb(PIT_CH0 + ch);
+	return lo | inb(PIT_CH0 + ch) << 8;
+}
+
+/* A periodic channel (mode 2 or 3, lo/hi access) reloads its count: seen
+ * as the highest count over two reloads (mode 2 counts N..1, mode 3 by
+ * twos from N: within a count or two of N; a 0 seen means N = 65536,
+ * written as 0).  0 when not periodic, or not counting (a gate off: 1000
+ * equal reads), or no two reloads within 2^31 TSC ticks. */
+static uint32_t pit_reload_seen(unsigned ch, uint8_t st)
+{
+	unsigned mode = (st >> 1) & 3, wraps = 0, same = 0;	/* 6, 7 alias 2, 3 */
+	uint16_t prev, max = 0;
+	int zero = 0;
+	uint64_t t0 = rdtsc();
+
+	if ((mode != 2 && mode != 3) || ((st >> 4) & 3) != 3 || (st & 1))
+		return 0;
+	prev = pit_count(ch);
+	while (wraps < 2 && same < 1000 && rdtsc() - t0 < (1ull << 31)) {
+		uint16_t c = pit_count(ch);
+		same = c == prev ? same + 1 : 0;
+		wraps += c > prev;
+		if (wraps) {
+			zero |= c == 0;
+			max = c > max ? c : max;
+		}
+		prev = c;
+	}
+	if (wraps < 2)
+		return 0;
+	return zero ? 65536 : mode == 3 ? (max + 1u) & ~1u : max;
+}
+
+/* At entry, interrupts off: what the loader left. */
+void i386_timers_save(void)
+{
+	mask1 = inb(PIC1 + 1), mask2 = inb(PIC2 + 1);
+	for (unsigned ch = 0; ch <= 2; ch += 2) {
+		loader_ch[ch].status = pit_status(ch);
+		loader_ch[ch].count = pit_reload_seen(ch, loader_ch[ch].status);
+	}
+	snprintf(text, sizeof(text), "pic/pit: the loader's 8259 masks 0x%02x/0x%02x; 8254 ch0 status "
+		 "0x%02x reload %lu, ch2 status 0x%02x reload %lu (seen; 0: not periodic or not "
+		 "counting); kept for exit=return", mask1, mask2, loader_ch[0].status,
+		 (unsigned long)loader_ch[0].count, loader_ch[2].status,
+		 (unsigned long)loader_ch[2].count);
+}
+
+const char *i386_timers_text(void)
+{
+	return text;
+}
+
+/* exit=return, interrupts off: masks, bases (ours are U-Boot's), modes. */
+void i386_timers_restore(void)
+{
+	if (pic_ready)
+		pic_init();			/* 32/40 again, all masked ... */
+	outb(PIC1 + 1, mask1), outb(PIC2 + 1, mask2);	/* ... then the loader's masks */
+	for (unsigned ch = 0; ch <= 2; ch += 2) {
+		if (!loader_ch[ch].count)
+			continue;		/* not periodic: nothing to restart */
+		outb(PIT_CMD, ch << 6 | (loader_ch[ch].status & 0x3f));
+		outb(PIT_CH0 + ch, loader_ch[ch].count & 0xff);		/* 65536 is written 0 */
+		outb(PIT_CH0 + ch, (loader_ch[ch].count >> 8) & 0xff);
+	}
 }
 
 /* Terminal count after `ticks` TSC ticks, as PIT counts (1..65535). */
@@ -53,22 +140,26 @@ void arch_watchdog_disarm(void)
 {
 	__asm__ volatile("cli" ::: "memory");
 	if (pic_ready)
-		outb(PIC1 + 1, mask1), outb(PIC2 + 1, mask2);
+		outb(PIC1 + 1, 0xff), outb(PIC2 + 1, 0xff);	/* nothing until the next arm */
 }
 
-void i386_irq(unsigned irq)
+/* IRQ n arrived: 1 when handled (the watchdog's IRQ 0, or an 8259
+ * spurious IRQ 7/15, which needs no EOI of its own), 0 for any other. */
+int i386_irq(unsigned irq)
 {
-	if (irq == 7 || irq == 15) {			/* spurious? no EOI of its own */
+	if (irq == 7 || irq == 15) {			/* spurious? */
 		outb(irq == 7 ? PIC1 : PIC2, 0x0b);	/* OCW3: read the ISR */
 		if (!(inb(irq == 7 ? PIC1 : PIC2) & 0x80)) {
 			if (irq == 15)
 				outb(PIC1, 0x20);	/* the master did see IRQ 2 */
-			return;
+			return 1;
 		}
 	}
 	if (irq >= 8)
 		outb(PIC2, 0x20);
 	outb(PIC1, 0x20);				/* EOI */
-	if (irq == 0)
-		pit_load(run_watchdog_tick());		/* does not return past the deadline */
+	if (irq != 0)
+		return 0;
+	pit_load(run_watchdog_tick());			/* does not return past the deadline */
+	return 1;
 }

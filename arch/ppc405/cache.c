@@ -17,7 +17,40 @@
  * return path reads it. */
 uint32_t ppc405_dcache_flush_bytes = 2 * 16384;
 
-static char text[256];
+static char text[256], ccr0_text[200];
+
+/* Invalidate every congruence class of the data cache (both ways), no
+ * write-back.  The 405 core manual asks for it before any region is first
+ * made cacheable: the arrays come up from power-on with arbitrary valid
+ * and dirty bits, and the flush below would write such lines out. */
+static void dcache_invalidate_all(uint32_t dbytes)
+{
+	for (uint32_t a = 0; a < dbytes / 2; a += 32)	/* 2 ways: dbytes/2 per way */
+		__asm__ volatile("dccci 0, %0" : : "r"(a) : "memory");
+	__asm__ volatile("sync");
+}
+
+/* CCR0: with LWOA (load without allocate) a load miss leaves the cache
+ * alone and the load-based flush casts nothing out; SWOA does the same
+ * for store misses, which the probes time.  Both off while we run (the
+ * return path gives the loader its CCR0 back). */
+static void ccr0_init(void)
+{
+	uint32_t was = loader_regs.ccr0, now = was & ~(CCR0_LWOA | CCR0_SWOA);
+
+	mtspr(SPR_CCR0, now);
+	__asm__ volatile("isync");
+	snprintf(ccr0_text, sizeof(ccr0_text),
+		 "ccr0: 0x%08lx (read back; the loader's 0x%08lx: LWOA %s, SWOA %s): load and store "
+		 "misses allocate, as the load-based flush needs", (unsigned long)mfspr(SPR_CCR0),
+		 (unsigned long)was, was & CCR0_LWOA ? "was on, cleared" : "off",
+		 was & CCR0_SWOA ? "was on, cleared" : "off");
+}
+
+const char *ppc405_ccr0_text(void)
+{
+	return ccr0_text[0] ? ccr0_text : "ccr0: not set up (the board did not call ppc405_cache_init)";
+}
 
 static const char *dcache_size(uint32_t pvr, uint32_t *bytes)
 {
@@ -38,6 +71,13 @@ void ppc405_cache_init(uint64_t ram_bytes)
 	if (!regions)
 		ram_mask = 0x80000000u;		/* at least the image's region */
 	ppc405_dcache_flush_bytes = 2 * dbytes;
+	ccr0_init();
+	/* A loader that never cached data (DCCR 0: U-Boot on a Walnut) may
+	 * never have invalidated the cache either; one that did cached with
+	 * it, so its dirty lines are real and the flush below keeps them. */
+	if (!loader_regs.dccr)
+		dcache_invalidate_all(dbytes);
+	__asm__ volatile("iccci 0, %0; isync" : : "r"(0));	/* clean by nature: always */
 	mtspr(SPR_SGR, ~ram_mask);		/* guard first: no speculative fetch off RAM */
 	mtspr(SPR_DCWR, 0);			/* write-back everywhere */
 	mtspr(SPR_DCCR, ram_mask);

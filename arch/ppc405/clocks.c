@@ -5,7 +5,9 @@
 #include "ppc405.h"
 
 #define DCR_CPC0_PLLMR		0xb0	/* 405GP */
-#define DCR_CPC0_PSR		0xb1	/* 405GP pin strapping */
+#define DCR_CPC0_CR1		0xb2	/* 405GP chip control 1 (0xb1 is CR0) */
+#define DCR_CPC0_PSR		0xb4	/* 405GP pin strapping */
+#define CR1_CETE		0x00800000u	/* timers count TmrClk, not the CPU clock */
 #define DCR_CPC0_PLLMR0		0xf0	/* 405EP */
 #define DCR_CPC0_PLLMR1		0xf4
 
@@ -55,4 +57,30 @@ uint32_t ppc405_pll_cpu_hz(uint32_t sysclk, char *src, unsigned n)
 	}
 	snprintf(src, n, "no PLL decoding for PVR %#010lx", (unsigned long)pvr);
 	return 0;
+}
+
+/* Which clock the timebase (and PIT) counts.  405GP (manual, clocking
+ * chapter): CPC0_CR1[CETE] selects the external TmrClk input instead of
+ * the CPU clock; firmware may leave it set (Linux's 405GP set-up clears
+ * it).  We only read it: the loader's timer stays as it had it.  The
+ * 405EP's CPC0_CR1 (DCR 0xf2) is not read: QEMU 7.2's ref405ep does not
+ * model that DCR (an mfdcr of it never completes there), so on the 405EP
+ * the CPU clock is taken, and the text says so.  Returns 1 for TmrClk,
+ * 0 for the CPU clock as read, -1 where nothing was read. */
+int ppc405_tb_clock(char *text, unsigned n)
+{
+	uint32_t pvr = mfspr(SPR_PVR);
+
+	if (pvr >> 16 == 0x4011) {
+		uint32_t cr1 = mfdcr(DCR_CPC0_CR1);
+		int ext = (cr1 & CR1_CETE) != 0;
+		snprintf(text, n, "timebase: counts %s (405GP CPC0_CR1 %#lx: CETE %s)",
+			 ext ? "TmrClk, the external timer clock" : "the CPU clock",
+			 (unsigned long)cr1, ext ? "set" : "clear");
+		return ext;
+	}
+	snprintf(text, n, "timebase: taken as counting the CPU clock (%s: its timer clock "
+		 "selection is not read; QEMU 7.2 does not model the 405EP's CPC0_CR1)",
+		 pvr >> 16 == 0x5121 ? "405EP" : "chip not known");
+	return -1;
 }

@@ -16,7 +16,10 @@ static const char *pvr_name(uint32_t pvr)
 	case 0x40110000: return "405GP rev A";
 	case 0x40110040: return "405GP rev B";
 	case 0x40110082: return "405GP rev C";
-	case 0x401100c4: return "405GP rev E";
+	case 0x401100c4: return "405GP rev D";
+	case 0x40110145: return "405GP rev E (or 405CR rev C: the same PVR)";
+	case 0x40110041: return "405CR rev A";
+	case 0x401100c5: return "405CR rev B";
 	case 0x51210950: return "405EP";
 	}
 	switch (pvr >> 16) {
@@ -34,10 +37,14 @@ void arch_describe_cpu(void)
 	report_diag("tlb: 64 entries, software loaded, all written invalid with TID 0 at start-up; "
 		    "victim policy: %s", ppc405_tlbrepl_name());
 	report_diag("%s", ppc405_cache_text());
-	report_diag("interrupts: MSR[EE,CE] off at entry (the loader's MSR 0x%08lx), TCR 0x%08lx "
+	report_diag("%s", ppc405_ccr0_text());
+	report_diag("%s", ppc405_tb_text());
+	report_diag("interrupts: MSR[EE,CE,DE] off at entry (the loader's MSR 0x%08lx), TCR 0x%08lx "
 		    "(the loader's 0x%08lx: PIT/FIT/watchdog interrupts off until exit=return)",
 		    (unsigned long)loader_regs.msr, (unsigned long)mfspr(SPR_TCR),
 		    (unsigned long)loader_regs.tcr);
+	report_diag("%s", ppc405_uic_text());
+	report_diag("%s", ppc405_pit_text());
 	report_diag("probe memory: %#lx-%#lx (%s), then page tables to %#lx",
 		    (unsigned long)mem_probe_start(), (unsigned long)mem_probe_end(), probe_mem_note,
 		    (unsigned long)mem_ram_end());

@@ -16,6 +16,8 @@ int arch_can_return(void)
 
 void arch_return_to_loader(int status)
 {
+	mtmsr(mfmsr() & ~MSR_EE);	/* the loader's rfi turns it back on */
+	ppc405_uic_restore();
 	ppc405_return_to_loader(status);
 }
 
@@ -87,6 +89,8 @@ void ppc405_entry(uint32_t r3, uint32_t r4, uint32_t r5, uint32_t r6, uint32_t r
 
 	(void)r5;
 	bi->entry_ticks = arch_ticks();
+	ppc405_uic_mask();		/* before anything turns MSR[EE] on */
+	ppc405_pit_take();
 	if (r3 <= MAX_GO_ARGC) {
 		entered_by_go = 1;
 		bi->entry = ENTRY_UBOOT_GO;

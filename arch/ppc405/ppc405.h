@@ -69,6 +69,10 @@
 #define SPR_DCWR	954	/* data cache write-through, per region */
 #define SPR_DCCR	1018	/* data cacheable, per region */
 #define SPR_ICCR	1019	/* instruction cacheable, per region */
+#define SPR_CCR0	947	/* core configuration: LWOA/SWOA (allocation) */
+
+#define CCR0_LWOA	0x01000000	/* load without allocate */
+#define CCR0_SWOA	0x00800000	/* store without allocate */
 
 #define TCR_WIE		0x08000000	/* watchdog interrupt enable */
 #define TCR_PIE		0x04000000	/* PIT interrupt enable */
@@ -83,16 +87,21 @@
 #define MSR_EE	0x00008000
 #define MSR_PR	0x00004000
 #define MSR_ME	0x00001000
+#define MSR_DE	0x00000200
 #define MSR_IR	0x00000020
 #define MSR_DR	0x00000010
 
 #ifndef __ASSEMBLY__
 #include <stdint.h>
 
+/* A host test (selftest/test_ppc405_clocks.py) defines its own mfspr and
+ * mfdcr to run clocks.c's decoding with a 405GP's registers. */
+#ifndef mfspr
 #define mfspr(n) ({ uint32_t v_; __asm__ volatile("mfspr %0, %1" : "=r"(v_) : "i"(n)); v_; })
 #define mtspr(n, v) __asm__ volatile("mtspr %0, %1" : : "i"(n), "r"((uint32_t)(v)) : "memory")
 #define mfdcr(n) ({ uint32_t v_; __asm__ volatile("mfdcr %0, %1" : "=r"(v_) : "i"(n)); v_; })
 #define mtdcr(n, v) __asm__ volatile("mtdcr %0, %1" : : "i"(n), "r"((uint32_t)(v)) : "memory")
+#endif
 
 static inline uint32_t mfmsr(void)
 {
@@ -126,7 +135,7 @@ void ppc405_return_to_loader(int status) __attribute__((noreturn));
 struct ppc405_loader_regs {
 	uint32_t r1, r2, lr, msr, evpr;
 	uint32_t r13_31[19];		/* r29 = r13_31[16]: U-Boot 1.x's gd */
-	uint32_t tcr, dccr, iccr, dcwr, sgr;
+	uint32_t tcr, dccr, iccr, dcwr, sgr, ccr0;
 };
 extern struct ppc405_loader_regs loader_regs;
 
@@ -141,11 +150,16 @@ void ppc405_cache_init(uint64_t ram_bytes);
 void ppc405_dcache_flush_all(uint32_t bytes);
 extern uint32_t ppc405_dcache_flush_bytes;
 const char *ppc405_cache_text(void);
+const char *ppc405_ccr0_text(void);	/* CCR0 as read and set (LWOA/SWOA off) */
 
 /* clocks.c: the CPU clock from the PLL registers, by PVR (405GP, 405EP),
  * given the board's SysClk; 0 when this chip's PLL is not decoded.  `src`
  * gets the registers read. */
 uint32_t ppc405_pll_cpu_hz(uint32_t sysclk_hz, char *src, unsigned src_size);
+/* clocks.c: the timebase's clock: 1 TmrClk (405GP CPC0_CR1[CETE] set),
+ * 0 the CPU clock as read, -1 not read (405EP); `text` says which. */
+int ppc405_tb_clock(char *text, unsigned n);
+const char *ppc405_tb_text(void);	/* timebase.c: that text, for the banner */
 
 /* cpu.c: probe memory from the end of the image to the end of RAM, or to
  * below the loader's stack when that lies in RAM (U-Boot's relocated copy
@@ -207,8 +221,17 @@ extern uint32_t ppc405_pgd[1024];
 void ppc405_entry(uint32_t r3, uint32_t r4, uint32_t r5, uint32_t r6, uint32_t r7);
 void ppc405_exception(struct ppc405_frame *f);
 
-/* watchdog.c, for exceptions.c: the PIT's interrupt. */
+/* watchdog.c, for exceptions.c: the PIT's interrupt.  At entry the
+ * loader's tick is measured and stopped, on exit=return given back. */
 void ppc405_pit_interrupt(void);
+void ppc405_pit_take(void);
+extern uint32_t ppc405_loader_pit;	/* its period, for start.S; 0 none */
+const char *ppc405_pit_text(void);
+
+/* uic.c: UIC0's enables saved and cleared at entry, back on exit=return. */
+void ppc405_uic_mask(void);
+void ppc405_uic_restore(void);
+const char *ppc405_uic_text(void);
 
 /* selfcheck.c: struct mmu_ops' check_word (include/mmu_arch.h). */
 void ppc405_check_word(uintptr_t va, uintptr_t pa, uint32_t p1, uint32_t p2, uint32_t got[2],

@@ -6,11 +6,13 @@
  */
 #define SPR_TSR		984
 #define SPR_TCR		986
+#define SPR_PIT		987
 #define SPR_EVPR	982
 #define SPR_DCCR	1018
 #define SPR_ICCR	1019
 #define SPR_DCWR	954
 #define SPR_SGR		953
+#define SPR_CCR0	947
 
 /* loader_regs offsets (entry.c and cache.c read some of them) */
 #define LR_R1		0
@@ -24,7 +26,8 @@
 #define LR_ICCR		104
 #define LR_DCWR		108
 #define LR_SGR		112
-#define LR_BYTES	116
+#define LR_CCR0		116
+#define LR_BYTES	120
 
 	.section .text.entry, "ax"
 	.globl	_start
@@ -34,10 +37,13 @@ _start:
 	.text
 entry:
 	/* Interrupts off first: U-Boot's go leaves MSR[EE] on with a live
-	 * 1 ms PIT tick, which must not reach our vectors once EVPR moves. */
+	 * 1 ms PIT tick, which must not reach our vectors once EVPR moves.
+	 * Debug interrupts too: a debugger's (or firmware's) DBCR0 events
+	 * would land at our 0x2000 as unexpected exceptions. */
 	mfmsr	r12			/* U-Boot's MSR, stored below */
 	rlwinm	r11, r12, 0, 17, 15	/* clear MSR[EE] (0x8000) */
 	rlwinm	r11, r11, 0, 15, 13	/* clear MSR[CE] (0x20000) */
+	rlwinm	r11, r11, 0, 23, 21	/* clear MSR[DE] (0x200) */
 	mtmsr	r11
 	isync
 
@@ -61,6 +67,8 @@ entry:
 	stw	r0, LR_DCWR(r11)	/* write-through regions */
 	mfspr	r0, SPR_SGR
 	stw	r0, LR_SGR(r11)		/* guarded regions */
+	mfspr	r0, SPR_CCR0
+	stw	r0, LR_CCR0(r11)	/* allocation on misses (cache.c clears LWOA/SWOA) */
 
 	/* No timer interrupts while we run: TCR's PIT, FIT and watchdog
 	 * interrupt enables off (periods, auto-reload and the watchdog's
@@ -166,8 +174,17 @@ ppc405_return_to_loader:
 	iccci	0, r5			/* the whole instruction cache */
 	sync
 	isync
+	lwz	r0, LR_CCR0(r12)
+	mtspr	SPR_CCR0, r0		/* its LWOA/SWOA back, after the load-based flush */
+	isync
 	lwz	r0, LR_TCR(r12)
 	mtspr	SPR_TCR, r0		/* its timer interrupt enables back */
+	lis	r3, ppc405_loader_pit@ha
+	lwz	r3, ppc405_loader_pit@l(r3)	/* its tick's period, measured at entry */
+	cmpwi	r3, 0			/* 0: it had no auto-reloading tick */
+	beq	4f
+	mtspr	SPR_PIT, r3		/* after TCR: QEMU 7.2 restarts the PIT only here */
+4:
 	lwz	r0, LR_EVPR(r12)
 	mtspr	SPR_EVPR, r0		/* its vectors back */
 	isync
@@ -179,7 +196,7 @@ ppc405_return_to_loader:
 	mtlr	r0			/* blr target, for anyone unwinding */
 	mtsrr0	r0			/* rfi returns to go's caller ... */
 	lwz	r0, LR_MSR(r12)
-	mtsrr1	r0			/* ... with U-Boot's MSR, EE included */
+	mtsrr1	r0			/* ... with U-Boot's MSR, EE and DE included */
 	rfi				/* MSR and PC in one step: interrupts on only there */
 
 	.data

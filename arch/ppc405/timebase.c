@@ -23,9 +23,17 @@ static uint64_t ticks_over_instructions(uint32_t n)
 	return arch_ticks() - t0;
 }
 
+static char tb_text[200];
+
+const char *ppc405_tb_text(void)
+{
+	return tb_text;
+}
+
 void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
 {
 	static char source[200];
+	int external = ppc405_tb_clock(tb_text, sizeof(tb_text));
 
 	if (icount_shift >= 0) {
 		/* Under QEMU -icount, one instruction is 2^shift ns of virtual time:
@@ -42,10 +50,18 @@ void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
 		bi->tick_hz_source = source;
 		return;
 	}
-	/* The 405's timebase counts at the CPU clock unless an external timer
-	 * clock is selected (CPC0_CR1[CETE], which nothing here sets); with no
-	 * reference clock to measure against, the board's CPU clock figure is
-	 * the best we have (ref405ep: its PLL registers; walnut: the bd_t). */
+	/* With TmrClk selected the rate is the board's oscillator, which no
+	 * register and no U-Boot bd_t gives: no figure rather than a wrong
+	 * one (every time would be scaled by CPU clock / TmrClk). */
+	if (external > 0) {
+		bi->tick_hz = 0;
+		bi->tick_hz_source = "the timebase counts TmrClk (CPC0_CR1[CETE] set by the "
+				     "firmware), whose rate nothing here gives: no time figures";
+		return;
+	}
+	/* The CPU clock: with no reference clock to measure against, the
+	 * board's CPU clock figure is the best we have (ref405ep: its PLL
+	 * registers; walnut: the PLL, or the bd_t). */
 	bi->tick_hz = bi->cpu_hz;
 	snprintf(source, sizeof(source), "assumed equal to the cpu clock (%s), not verified",
 		 bi->cpu_hz_source);

@@ -20,30 +20,35 @@
  * After the first command returns, the one after ';' runs; then the shim
  * resets the core (QEMU exits).  VARIANTs play the firmware a Walnut has:
  *
- *   uboot1     U-Boot 1.x: gd in r29 (r2 points to a word that is no bd_t),
- *              its own vectors at its own EVPR, a 1 ms PIT interrupt with
- *              MSR[EE] on at go (counted by its handler), DCCR = 0
- *   uboot2017  U-Boot 2017: gd in r2, the same live PIT interrupt
- *   mhz        clocks_in_mhz: the bd_t's intfreq and busfreq in MHz
+ *   uboot1     U-Boot 1.x (1.1.4 on a Walnut): gd in r29 (r2 points to a
+ *              word that is no bd_t), its cache registers, vectors at
+ *              physical 0, a 1 ms PIT interrupt with MSR[EE] on at go
+ *              (ppc405-firmware.c); bootm's bd_t and command line placed
+ *              just below 8 MiB, inside the payload's free RAM, as 1.x's
+ *              bootm keeps them within its boot map (CFG_BOOTMAPSZ)
+ *   uboot2017  U-Boot 2017: gd in r2, its cache registers, the same
+ *              vectors and live PIT interrupt
+ *   mhz        clocks_in_mhz: bootm's bd_t has intfreq and busfreq in MHz
+ *              (go's gd->bd stays in Hz, as U-Boot's always is)
  *   junktlb    all 64 TLB entries written with junk (TIDs, valid bits,
  *              PID) before the jump; never SIZE=1K or E=1, which QEMU
  *              aborts on
+ *   ram32      a 32 MiB Walnut: the bd_t's memsize 32 MiB (how U-Boot
+ *              tells its RAM size), the shim's stack moved 4 MiB below
+ *              its end, as at 128 MiB; ram16 the same with 16 MiB
+ *   uicirq     a UIC source U-Boot's EMAC driver leaves enabled (UIC0 input
+ *              11) pending at the jump, made with MSR[EE] off (U-Boot's own
+ *              handler would take it otherwise); after a return the shim
+ *              turns EE on and counts its delivery (UIC0_ER given back)
  *
- * The shim's stack is near the top of RAM (0x07c00000), where a relocated
- * U-Boot keeps its own.
+ * The shim's stack is near the top of RAM (0x07c00000, 0x01c00000 with
+ * ram32, 0x00c00000 with ram16), where a relocated U-Boot keeps its own.
  *
  * Built by selftest/test_ppc405_boot.py: powerpc-linux-gnu-gcc -mcpu=405
- * -ffreestanding -nostdlib -Wl,-Ttext=0x100000. */
-#include <stdint.h>
+ * -ffreestanding -nostdlib -Wl,-Ttext=0x100000, with ppc405-firmware.c. */
+#include "ppc405-shim.h"
 
-#define UART0 ((volatile uint8_t *)0xEF600300)
-
-#define SHIM_STACK	0x07c00000u	/* below it: free RAM, as under a relocated U-Boot */
-#define PIT_1MS		333333u		/* QEMU's ref405ep timebase: 333.33 MHz */
-
-#define TCR_PIE		0x04000000u
-#define TCR_ARE		0x00400000u
-#define MSR_EE		0x00008000u
+#define BOOTM_DATA	0x007ff000u	/* uboot1 bootm: bd_t and bootargs below 8 MiB */
 
 void shim_main(uint32_t bd, uint32_t r4, uint32_t r5, char *cmd, char *cmd_end);
 
@@ -58,37 +63,16 @@ __asm__(".section .text.start, \"ax\"\n"
 	"	b shim_main\n"
 	".previous\n");
 
-/* Our vectors, at our own EVPR (64 KiB aligned): the PIT's handler counts
- * ticks and clears TSR[PIS] (TCR[ARE] reloads the PIT); every other vector
- * reports itself and stops. */
-volatile uint32_t pit_ticks;
-void shim_unexpected(uint32_t vector, uint32_t srr0);
-#define VEC(off) ".org " #off "\n li 3, " #off "\n mfspr 4, 26\n b shim_unexpected\n"
-__asm__(".section .shimvec, \"ax\"\n"
-	".align 16\n"
-	".globl shim_vectors\n"
-	"shim_vectors:\n"
-	VEC(0x100) VEC(0x200) VEC(0x300) VEC(0x400) VEC(0x500) VEC(0x600) VEC(0x700)
-	VEC(0x800) VEC(0x900) VEC(0xc00) VEC(0xd00) VEC(0xf00)
-	".org 0x1000\n"			/* PIT: 4 words until FIT's vector */
-	"	b shim_pit\n"
-	VEC(0x1010) VEC(0x1020) VEC(0x1100) VEC(0x1200) VEC(0x2000)
-	".globl shim_vectors_end\n"
-	"shim_vectors_end:\n"
-	"shim_pit:\n"
-	"	mtspr 272, 3\n"		/* SPRG0, SPRG1: scratch */
-	"	mtspr 273, 4\n"
-	"	lis 3, pit_ticks@ha\n"
-	"	lwz 4, pit_ticks@l(3)\n"
-	"	addi 4, 4, 1\n"		/* addi: CR untouched */
-	"	stw 4, pit_ticks@l(3)\n"
-	"	lis 4, 0x0800\n"	/* TSR[PIS]: write 1 to clear */
-	"	mtspr 984, 4\n"
-	"	mfspr 4, 273\n"
-	"	mfspr 3, 272\n"
-	"	rfi\n"
-	".previous\n");
-extern char shim_vectors[], shim_vectors_end[];
+/* shim_restack(sp, fn): go on with fn() on a new stack (never returns). */
+__asm__(".text\n"
+	".globl shim_restack\n"
+	"shim_restack:\n"
+	"	mr 1, 3\n"		/* the new stack */
+	"	li 0, 0\n"
+	"	stwu 0, -16(1)\n"	/* a zero back chain */
+	"	mtctr 4\n"
+	"	bctr\n");
+void shim_restack(uint32_t sp, void (*fn)(void)) __attribute__((noreturn));
 
 /* go: r13..r31 = 0x5a0000nn (r29 = gd for U-Boot 1.x), r2 = gd (2.x);
  * call; store r1, r2, r13..r31 as they came back; our own back.
@@ -139,7 +123,7 @@ static void putc_(char c)
 	UART0[0] = c;
 }
 
-static void puts_(const char *s)
+void puts_(const char *s)
 {
 	while (*s) {
 		if (*s == '\n')
@@ -148,14 +132,14 @@ static void puts_(const char *s)
 	}
 }
 
-static void puthex(uint32_t v)
+void puthex(uint32_t v)
 {
 	puts_("0x");
 	for (int i = 28; i >= 0; i -= 4)
 		putc_("0123456789abcdef"[(v >> i) & 15]);
 }
 
-static void reset(void)
+void reset(void)
 {
 	for (int i = 0; i < 100000 && !(UART0[5] & 0x40); i++)
 		;
@@ -185,21 +169,6 @@ static uint32_t crc32(const uint8_t *p, uint32_t n)
 	return ~c;
 }
 
-#define mfspr(n) ({ uint32_t v_; __asm__ volatile("mfspr %0, %1" : "=r"(v_) : "i"(n)); v_; })
-#define mtspr(n, v) __asm__ volatile("mtspr %0, %1" : : "i"(n), "r"((uint32_t)(v)) : "memory")
-
-static uint32_t mfmsr(void)
-{
-	uint32_t v;
-	__asm__ volatile("mfmsr %0" : "=r"(v));
-	return v;
-}
-
-static void mtmsr(uint32_t v)
-{
-	__asm__ volatile("mtmsr %0; isync" : : "r"(v) : "memory");
-}
-
 void shim_unexpected(uint32_t vector, uint32_t srr0)
 {
 	puts_("shim: unexpected exception at vector ");
@@ -213,98 +182,14 @@ void shim_unexpected(uint32_t vector, uint32_t srr0)
 static char line[1024];
 static uint32_t gd[16];		/* U-Boot's global data: gd->bd first */
 static uint32_t not_a_gd[4] = { 3 };	/* uboot1's r2: its first word is no bd_t */
-static uint32_t bd_copy[32];	/* the bd_t we pass: QEMU's, clocks maybe in MHz */
+static uint32_t bd_hz[32];	/* QEMU's bd_t: go's gd->bd (always Hz) */
+static uint32_t bd_copy[32];	/* bootm's: clocks in MHz with mhz */
 static char *words[64];
-static int uboot1, uboot2017, mhz, junktlb;
 
-/* The state a U-Boot leaves live at go, read back after a return. */
-#define SPR_EVPR 982
-#define SPR_TCR	986
-#define SPR_PIT	987
-#define SPR_PID	945
-#define SPR_DCCR 1018
-#define SPR_ICCR 1019
-#define SPR_DCWR 954
-#define SPR_SGR	953
-struct fwstate { uint32_t msr, evpr, tcr, dccr, iccr, dcwr, sgr, vec_sum; };
-
-static uint32_t vectors_sum(void)
-{
-	uint32_t sum = 0;
-	for (const uint32_t *p = (const uint32_t *)shim_vectors; p < (const uint32_t *)shim_vectors_end; p++)
-		sum = sum * 31 + *p;
-	return sum;
-}
-
-static void fw_read(struct fwstate *f)
-{
-	f->msr = mfmsr();
-	f->evpr = mfspr(SPR_EVPR);
-	f->tcr = mfspr(SPR_TCR);
-	f->dccr = mfspr(SPR_DCCR);
-	f->iccr = mfspr(SPR_ICCR);
-	f->dcwr = mfspr(SPR_DCWR);
-	f->sgr = mfspr(SPR_SGR);
-	f->vec_sum = vectors_sum();
-}
-
-static uint32_t tb(void)
-{
-	uint32_t v;
-	__asm__ volatile("mftb %0" : "=r"(v));
-	return v;
-}
-
-/* Wait for n more PIT ticks, at most 20 ms of timebase; the ticks seen. */
-static uint32_t wait_ticks(uint32_t n)
-{
-	uint32_t t0 = pit_ticks, start = tb();
-	while (pit_ticks - t0 < n && tb() - start < 20 * PIT_1MS)
-		;
-	return pit_ticks - t0;
-}
-
-/* U-Boot's interrupt_init on a 405: its vectors, a 1 ms PIT with
- * auto-reload, interrupts on.  And its cache registers (DCCR = 0). */
-static void firmware_setup(void)
-{
-	if (!uboot1 && !uboot2017)
-		return;
-	mtspr(SPR_DCCR, 0);
-	mtspr(SPR_ICCR, uboot1 ? 0x00000001u : 0x80000001u);
-	mtspr(SPR_DCWR, 0);
-	mtspr(SPR_SGR, uboot1 ? 0xfffffffeu : 0x7fffffffu);
-	mtspr(SPR_EVPR, (uint32_t)shim_vectors);
-	mtspr(SPR_PIT, PIT_1MS);
-	mtspr(SPR_TCR, TCR_PIE | TCR_ARE);
-	mtmsr(mfmsr() | MSR_EE);
-	uint32_t n = wait_ticks(2);
-	puts_("shim: PIT interrupt live, MSR[EE] on: ");
-	puthex(n);
-	puts_(" ticks in the first wait\n");
-}
-
-/* Junk in every TLB entry: TIDs 1..255, some valid, sizes 4K..16M, PID
- * left at a junk value.  Never SIZE=1K (0) or E=1: QEMU aborts on them. */
-static void junk_tlb(void)
-{
-	for (uint32_t i = 0; i < 64; i++) {
-		uint32_t tid = (i * 37 + 1) & 0xff, size = 1 + i % 7;
-		uint32_t hi = (i << 24 & 0xff000000u) | size << 7 | (i & 1 ? 0x40 : 0);
-		uint32_t lo = ((i * 0x01230000u) & 0xfffffc00u) | 0x300;
-		mtspr(SPR_PID, tid);
-		__asm__ volatile("tlbwe %0, %1, 1" : : "r"(lo), "r"(i));
-		__asm__ volatile("tlbwe %0, %1, 0" : : "r"(hi), "r"(i));
-	}
-	mtspr(SPR_PID, 0x5a);
-	__asm__ volatile("isync");
-	puts_("shim: TLB filled with junk (TIDs, valid bits), PID 0x5a\n");
-}
-
-static void check(const char *what, uint32_t got, uint32_t want, int *bad)
+static int check_reg(const char *what, uint32_t got, uint32_t want)
 {
 	if (got == want)
-		return;
+		return 0;
 	puts_("shim: after return: ");
 	puts_(what);
 	puts_(" is ");
@@ -312,7 +197,38 @@ static void check(const char *what, uint32_t got, uint32_t want, int *bad)
 	puts_(", was ");
 	puthex(want);
 	puts_("\n");
-	(*bad)++;
+	return 1;
+}
+
+/* After go's return: U-Boot's tick still arrives, at its old period
+ * (within 0.1 %: a payload that lost the reload value would leave none,
+ * or a period of its own); with uicirq the source is delivered once EE is
+ * on again.  The number of failures. */
+static int check_after_return(uint32_t ticks0, uint32_t ticks1)
+{
+	int bad = 0;
+
+	if (uicirq) {
+		mtmsr(mfmsr() | MSR_EE);
+		for (uint32_t t0 = tb(); tb() - t0 < PIT_1MS;)
+			;
+		puts_("; UIC source delivered after return: ");
+		puthex(ext_irqs);
+		bad += ext_irqs != 1;
+	}
+	if (uboot1 || uboot2017) {
+		uint32_t n = wait_ticks(3), p = pit_period_seen;
+		puts_("; PIT ticks: ");
+		puthex(ticks0);
+		puts_(" at go, ");
+		puthex(ticks1);
+		puts_(" at return, ");
+		puthex(n);
+		puts_(" more since, period ");
+		puthex(p);
+		bad += n < 3 || p < PIT_1MS - PIT_1MS / 1000 || p > PIT_1MS + PIT_1MS / 1000;
+	}
+	return bad;
 }
 
 static void cmd_go(char **argv, int argc, uint32_t bd)
@@ -329,6 +245,10 @@ static void cmd_go(char **argv, int argc, uint32_t bd)
 	puts_(" ...\n");
 	if (junktlb)
 		junk_tlb();
+	if (uicirq) {
+		mtmsr(mfmsr() & ~MSR_EE);
+		uic_source_pending();
+	}
 	fw_read(&before);
 	uint32_t ticks0 = pit_ticks;
 	int rc = shim_call(entry, argc - 1, argv + 1, r2, r29);
@@ -337,39 +257,19 @@ static void cmd_go(char **argv, int argc, uint32_t bd)
 	puthex(rc);
 	puts_("\n");
 
-	/* What U-Boot relies on after go: its registers, vectors, timer
-	 * and cache state, and its tick still arriving. */
-	int bad = 0;
+	/* What U-Boot relies on after go: its registers, vectors, timer,
+	 * cache and interrupt controller state, and its tick still arriving. */
 	fw_read(&after);
-	check("r1", regs_after[0], saved_sp, &bad);
-	check("r2", regs_after[1], r2, &bad);
+	int bad = check_reg("r1", regs_after[0], saved_sp) + check_reg("r2", regs_after[1], r2);
 	for (int n = 13; n <= 31; n++) {
 		static char name[] = "r00";
 		name[1] = '0' + n / 10, name[2] = '0' + n % 10;
-		check(name, regs_after[2 + n - 13], n == 29 && r29 ? r29 : 0x5a000000u | n, &bad);
+		bad += check_reg(name, regs_after[2 + n - 13], n == 29 && r29 ? r29 : 0x5a000000u | n);
 	}
-	check("MSR", after.msr, before.msr, &bad);
-	check("EVPR", after.evpr, before.evpr, &bad);
-	check("TCR", after.tcr, before.tcr, &bad);
-	check("DCCR", after.dccr, before.dccr, &bad);
-	check("ICCR", after.iccr, before.iccr, &bad);
-	check("DCWR", after.dcwr, before.dcwr, &bad);
-	check("SGR", after.sgr, before.sgr, &bad);
-	check("vector checksum", after.vec_sum, before.vec_sum, &bad);
-	puts_("shim: after return: r1 r2 r13-r31 MSR EVPR TCR DCCR ICCR DCWR SGR vectors: ");
+	bad += fw_check(&before, &after);
+	puts_("shim: after return: r1 r2 r13-r31 MSR EVPR TCR DCCR ICCR DCWR SGR UIC0_ER vectors: ");
 	puts_(bad ? "FAIL" : "ok");
-	if (uboot1 || uboot2017) {
-		uint32_t n = wait_ticks(3);
-		puts_("; PIT ticks: ");
-		puthex(ticks0);
-		puts_(" at go, ");
-		puthex(ticks1);
-		puts_(" at return, ");
-		puthex(n);
-		puts_(" more since");
-		if (n < 3)
-			bad++;
-	}
+	bad += check_after_return(ticks0, ticks1);
 	puts_(bad ? "\nshim: verdict: FAIL\n" : "\nshim: verdict: PASS\n");
 }
 
@@ -403,6 +303,8 @@ static void cmd_bootm(char **argv, int argc, uint32_t bd, char *args_end)
 	puthex(ep);
 	puts_("\n");
 	mtmsr(mfmsr() & ~MSR_EE);	/* bootm: disable_interrupts(); TCR[PIE] stays on */
+	if (uicirq)
+		uic_source_pending();
 	for (uint32_t i = 0; i < size; i++)
 		((uint8_t *)load)[i] = data[i];
 	__asm__ volatile("dcbst 0, %0; sync; icbi 0, %0; isync" : : "r"(load) : "memory");
@@ -414,6 +316,22 @@ static void cmd_bootm(char **argv, int argc, uint32_t bd, char *args_end)
 	for (char *p = args; p < args_end; p++)
 		if (!*p)
 			*p = ' ';
+	if (uboot1) {		/* 1.x: both just below 8 MiB, in the payload's free RAM */
+		uint32_t *bd8 = (uint32_t *)BOOTM_DATA;
+		char *args8 = (char *)BOOTM_DATA + 256;
+		for (int i = 0; i < 32; i++)
+			bd8[i] = ((const uint32_t *)bd)[i];
+		uint32_t len = args_end - args;
+		for (uint32_t i = 0; i < len; i++)
+			args8[i] = args[i];
+		args8[len] = 0;
+		bd = (uint32_t)bd8, args = args8, args_end = args8 + len;
+		puts_("shim: bd_t at ");
+		puthex(bd);
+		puts_(", bootargs at ");
+		puthex((uint32_t)args);
+		puts_("\n");
+	}
 	register uint32_t r3 __asm__("r3") = bd;
 	register uint32_t r6 __asm__("r6") = (uint32_t)args;
 	register uint32_t r7 __asm__("r7") = (uint32_t)args_end;
@@ -437,12 +355,12 @@ static void run_command(char **argv, int argc, uint32_t bd, char *end)
 		return;
 	}
 	if (argc < 2) {
-		puts_("shim: usage: [uboot1|uboot2017|mhz|junktlb]... go ADDR ARGS... | "
+		puts_("shim: usage: [uboot1|uboot2017|mhz|junktlb|ram32|ram16|uicirq]... go ADDR ARGS... | "
 		      "bootm UIMG ARGS... | echo WORDS... [; COMMAND]\n");
 		reset();
 	}
 	if (argv[0][0] == 'g')
-		cmd_go(argv, argc, bd);
+		cmd_go(argv, argc, (uint32_t)bd_hz);
 	else
 		cmd_bootm(argv, argc, bd, end);
 }
@@ -454,9 +372,12 @@ static int word_is(const char *w, const char *s)
 	return *w == *s;
 }
 
+static int nwords, n, first_word;
+static char *ends[64];
+static void shim_commands(void);
+
 void shim_main(uint32_t bd, uint32_t r4, uint32_t r5, char *cmd, char *cmd_end)
 {
-	int nwords = 0, n = 0;
 	(void)r4, (void)r5;
 
 	/* Copy and split the command line (QEMU's r6..r7), and QEMU's bd_t
@@ -467,8 +388,7 @@ void shim_main(uint32_t bd, uint32_t r4, uint32_t r5, char *cmd, char *cmd_end)
 	}
 	line[n] = 0;
 	for (int i = 0; i < 32; i++)
-		bd_copy[i] = ((const uint32_t *)bd)[i];
-	char *ends[64];
+		bd_hz[i] = bd_copy[i] = ((const uint32_t *)bd)[i];
 	for (char *p = line; *p && nwords < 63;) {
 		while (*p == ' ')
 			*p++ = 0;
@@ -486,12 +406,28 @@ void shim_main(uint32_t bd, uint32_t r4, uint32_t r5, char *cmd, char *cmd_end)
 		else if (word_is(w, "uboot2017")) uboot2017 = 1;
 		else if (word_is(w, "mhz")) mhz = 1;
 		else if (word_is(w, "junktlb")) junktlb = 1;
+		else if (word_is(w, "ram32")) ram_mib = 32;
+		else if (word_is(w, "ram16")) ram_mib = 16;
+		else if (word_is(w, "uicirq")) uicirq = 1;
 		else break;
 	}
 	if (mhz) {		/* clocks_in_mhz: intfreq (44) and busfreq (48) in MHz */
 		bd_copy[11] /= 1000000;
 		bd_copy[12] /= 1000000;
 	}
+	first_word = first;
+	if (ram_mib) {
+		bd_copy[1] = bd_hz[1] = (uint32_t)ram_mib << 20;	/* memsize */
+		shim_restack((((uint32_t)ram_mib - 4) << 20) - 16, shim_commands);
+	}
+	shim_commands();
+}
+
+/* The commands, on the stack a U-Boot of this RAM size would use. */
+static void shim_commands(void)
+{
+	int first = first_word;
+
 	firmware_setup();
 	int semi = first;
 	while (semi < nwords && !word_is(words[semi], ";"))
