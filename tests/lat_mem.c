@@ -252,6 +252,12 @@ static int lat_mem_run(struct probe_ctx *ctx)
 		probe_diag(ctx, "lat_mem", "sweep bounded by RAM to %llu KiB", (unsigned long long)(max >> 10));
 	}
 	probe_mem_reset();
+	if (align > LOCAL_BYTES && probe_mem_avail(align, align) < max) {
+		/* e.g. 16 MiB pages on a 16 MiB board: no whole large page free */
+		probe_diag(ctx, "lat_mem", "no %lu KiB-aligned room for the sweep: its buffer is not "
+			   "in the mode's largest pages", (unsigned long)align >> 10);
+		align = LOCAL_BYTES;
+	}
 	base = probe_mem_alloc(max, align, align, "lat_mem: maxsize");
 	if (!base)
 		return probe_fail(ctx, "a %llu-byte sweep does not fit in probe memory",
