@@ -49,8 +49,9 @@ static uintptr_t board_end;
 static const char *board_source;
 static char ram_source[64];
 
-/* Linux's memparse(): a number (0x for hex) with K, M or G; -1 if not. */
-static int parse_size(const char *s, uint64_t *out)
+/* Linux's memparse(): a number (0x for hex) with K, M or G; -1 if not
+ * (include/args.h: the sandbox's ram= reads sizes so too). */
+int arg_parse_size(const char *s, uint64_t *out)
 {
 	unsigned shift = 0;
 	char *end;
@@ -86,7 +87,7 @@ int linux_set_mem(const char *key, const char *value)
 		board_ram = bi->ram_bytes, board_end = mem_ram_end();
 		board_source = bi->ram_source;
 	}
-	if (!value || parse_size(value, &bytes) < 0) {
+	if (!value || arg_parse_size(value, &bytes) < 0) {
 		arg_error(key, value, "needs a size: bytes, or with a K, M or G suffix (mem=32M)");
 		return -1;
 	}

@@ -3,6 +3,7 @@
  * README) and a setter that returns 0 or prints what is wrong and -1. */
 #ifndef ARGS_H
 #define ARGS_H
+#include <stdint.h>
 
 struct boot_arg {
 	const char *key;
@@ -13,6 +14,9 @@ extern const struct boot_arg arch_args[], mmu_args[], run_args[];
 
 /* Helpers for setters: an unsigned in [min, max] (decimal, 0x hex, k/m
  * suffixes for sizes), one of a list of words, or a 0/1 switch. */
+/* A size as Linux's memparse() reads it ("32M", "1G", "0x400000", "786432K"):
+ * 0 with *out in bytes, -1 if it is not one (or 1 TiB or more). */
+int arg_parse_size(const char *s, uint64_t *out);
 int arg_uint(const char *key, const char *value, unsigned long min, unsigned long max,
 	     unsigned long *out);
 int arg_choice(const char *key, const char *value, const char *const choices[], int *out);

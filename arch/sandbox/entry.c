@@ -19,30 +19,10 @@ const char *sandbox_ram_source;
 static char ram_source[160], ram_error[160];
 static uint64_t avail_at_start;		/* MemAvailable as the size was chosen, bytes */
 
-/* "512M", "1G", "0x40000000", "786432K": bytes, or -1. */
-static int parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	uint64_t v;
-
-	if (!*s || *s == '-')
-		return -1;
-	v = strtoull(s, &end, 0);
-	switch (*end) {
-	case 'k': case 'K': v <<= 10, end++; break;
-	case 'm': case 'M': v <<= 20, end++; break;
-	case 'g': case 'G': v <<= 30, end++; break;
-	}
-	if (*end || v >> 40)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* ram=SIZE against the layout and MemAvailable; "" when it will do. */
 static const char *check_ram(const char *value, uint64_t avail, uint64_t *bytes)
 {
-	if (parse_size(value, bytes) < 0)
+	if (arg_parse_size(value, bytes) < 0)
 		return "not a size (bytes, or with a K, M or G suffix)";
 	if (*bytes % LARGE)
 		snprintf(ram_error, sizeof(ram_error), "not a multiple of 2 MiB (thp and hugetlb map "

@@ -92,8 +92,9 @@ static const struct boot_arg probe_args[] = { { "maxsize", "bytes", set_number }
 					      { "walk_region", "low|high", set_choice }, { 0 } };
 
 static const struct probe probes[] = {
-	{ "boot", "b", 0, 0 }, { "cpu", "c", 0, 0 }, { "demand", "d", 0, probe_args },
-	{ "tlb", "t", 0, 0 }, { "lat_mem", "l", 0, probe_args },
+	{ .name = "boot", .what = "b" }, { .name = "cpu", .what = "c" },
+	{ .name = "demand", .what = "d", .args = probe_args },
+	{ .name = "tlb", .what = "t" }, { .name = "lat_mem", .what = "l", .args = probe_args },
 };
 const struct probe *const probe_table[] = { &probes[0], &probes[1], &probes[2], &probes[3],
 					     &probes[4] };
