@@ -50,6 +50,9 @@
  * the 405's shadow 8 and main 64): a step within 4x of the level below is
  * that level's ramp, not a level. */
 #define LEVEL_APART	4
+/* A step across which the packed chase itself rises by 30 % (the smallest
+ * cache step, boot/guess.c's STEP_RATIO) is a cache's edge, not a TLB's. */
+#define CACHE_RISE	130
 #define WARM_PASSES	4		/* before the counted one: time for stale entries to go */
 
 struct point {
@@ -70,6 +73,7 @@ struct sweep {
 	int64_t before[MAX_LEVELS], after[MAX_LEVELS];
 	uint32_t after_pages[MAX_LEVELS];	/* the point that gave after[] */
 	int levels;
+	uint32_t cache_edge;		/* a step set aside at a cache's edge, or 0 */
 };
 
 struct chase {
@@ -252,7 +256,14 @@ static int sweep_run(struct sweep *s)
 			else
 				lo = mid;
 		}
-		if (s->levels && lo < LEVEL_APART * s->entries[s->levels - 1]) {
+		if (measure(s, a->pages)->packed100 * 100 >
+		    measure(s, coarse[i - 1])->packed100 * CACHE_RISE) {
+			/* The packed chase steps across it too: a cache's edge
+			 * (the L1d's line count, one line a page), where the two
+			 * chases' misses need not cancel: no level claimed. */
+			if (!s->cache_edge)
+				s->cache_edge = lo;
+		} else if (s->levels && lo < LEVEL_APART * s->entries[s->levels - 1]) {
 			/* Too close to the level below to be a TLB of its own: the
 			 * rest of that level's ramp (page walks slowing as their
 			 * entries leave the caches); its miss cost takes the rise. */
@@ -387,6 +398,9 @@ static int tlb_run(struct probe_ctx *ctx)
 				   "visible (%lu KiB walked)", (unsigned long)s.max_pages,
 				   (unsigned long)s.max_pages * 4);
 		sample_levels(ctx, &s, "");
+		if (s.cache_edge && ctx->rep == 0)
+			probe_diag(ctx, "tlb", "a step at %lu pages not claimed: the packed chase of as "
+				   "many lines steps there too (a cache's edge)", (unsigned long)s.cache_edge);
 	}
 
 	/* The mode's large pages as stride: where the default mapping has
