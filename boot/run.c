@@ -51,6 +51,25 @@ void probe_budget(struct probe_ctx *ctx, uint32_t ms)
 	arch_watchdog_arm(ticks);
 }
 
+/* The run loop's own bookkeeping (samples: malloc; diagnostics: the
+ * console's state) is never cut short: a longjmp out of newlib's malloc
+ * would leave its free list broken, and a later allocation could land
+ * anywhere.  A deadline that falls inside is taken when the section ends. */
+static volatile int held, missed;
+
+static void hold(void) { held++; }
+
+static void release(void)
+{
+	if (--held == 0 && missed) {
+		missed = 0;
+		if (deadline && arch_ticks() >= deadline) {
+			deadline = 0;
+			longjmp(watchdog_jump, 1);
+		}
+	}
+}
+
 /* From the arch's timer interrupt (interrupts off, any MMU state): past
  * the deadline, back to the run loop, which leaves the mode. */
 uint64_t run_watchdog_tick(void)
@@ -58,6 +77,10 @@ uint64_t run_watchdog_tick(void)
 	uint64_t now = arch_ticks();
 
 	if (deadline && now >= deadline) {
+		if (held) {		/* taken at release(); look again soon */
+			missed = 1;
+			return boot_info.tick_hz / 10000 ? boot_info.tick_hz / 10000 : 1;
+		}
 		deadline = 0;
 		longjmp(watchdog_jump, 1);
 	}
@@ -127,14 +150,27 @@ void probe_diag(struct probe_ctx *ctx, const char *probe, const char *fmt, ...)
 	char text[180];			/* a line is at most 200 (boot/report.c) */
 	va_list ap;
 
+	hold();
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	report_diag("%s.%s: %s", probe, ctx->mode_name, text);
+	release();
 }
+
+static void sample(struct probe_ctx *ctx, const char *metric, int64_t value,
+		   int decimals, const char *unit);
 
 void probe_sample(struct probe_ctx *ctx, const char *metric, int64_t value,
 		  int decimals, const char *unit)
+{
+	hold();
+	sample(ctx, metric, value, decimals, unit);
+	release();
+}
+
+static void sample(struct probe_ctx *ctx, const char *metric, int64_t value,
+		   int decimals, const char *unit)
 {
 	struct mode_run *r = current;
 	struct metric *m = 0;
@@ -239,6 +275,7 @@ static void run_one(const struct probe *p, int rep, int m)
 				sample_counters(&ctx, &before, &mmu_count);
 		} else {
 			arch_watchdog_disarm();
+			mmu_space_switch(0);	/* a probe stopped inside a space: back to the kernel's */
 			result = RESULT_TIMEOUT;
 			snprintf(ctx.fail_reason, sizeof(ctx.fail_reason),
 				 "stopped by the watchdog after its budget of %lu ms",
