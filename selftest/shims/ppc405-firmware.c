@@ -171,7 +171,7 @@ void junk_tlb(void)
 	puts_("shim: TLB filled with junk (TIDs, valid bits), PID 0x5a\n");
 }
 
-static int check(const char *what, uint32_t got, uint32_t want)
+int shim_check(const char *what, uint32_t got, uint32_t want)
 {
 	if (got == want)
 		return 0;
@@ -188,9 +188,9 @@ static int check(const char *what, uint32_t got, uint32_t want)
 /* The registers U-Boot relies on after go; the number that differ. */
 int fw_check(const struct fwstate *b, const struct fwstate *a)
 {
-	return check("MSR", a->msr, b->msr) + check("EVPR", a->evpr, b->evpr) +
-	       check("TCR", a->tcr, b->tcr) + check("DCCR", a->dccr, b->dccr) +
-	       check("ICCR", a->iccr, b->iccr) + check("DCWR", a->dcwr, b->dcwr) +
-	       check("SGR", a->sgr, b->sgr) + check("UIC0_ER", a->uic_er, b->uic_er) +
-	       check("vector checksum", a->vec_sum, b->vec_sum);
+	return shim_check("MSR", a->msr, b->msr) + shim_check("EVPR", a->evpr, b->evpr) +
+	       shim_check("TCR", a->tcr, b->tcr) + shim_check("DCCR", a->dccr, b->dccr) +
+	       shim_check("ICCR", a->iccr, b->iccr) + shim_check("DCWR", a->dcwr, b->dcwr) +
+	       shim_check("SGR", a->sgr, b->sgr) + shim_check("UIC0_ER", a->uic_er, b->uic_er) +
+	       shim_check("vector checksum", a->vec_sum, b->vec_sum);
 }

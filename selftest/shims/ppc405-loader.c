@@ -186,20 +186,6 @@ static uint32_t bd_hz[32];	/* QEMU's bd_t: go's gd->bd (always Hz) */
 static uint32_t bd_copy[32];	/* bootm's: clocks in MHz with mhz */
 static char *words[64];
 
-static int check_reg(const char *what, uint32_t got, uint32_t want)
-{
-	if (got == want)
-		return 0;
-	puts_("shim: after return: ");
-	puts_(what);
-	puts_(" is ");
-	puthex(got);
-	puts_(", was ");
-	puthex(want);
-	puts_("\n");
-	return 1;
-}
-
 /* After go's return: U-Boot's tick still arrives, at its old period
  * (within 0.1 %: a payload that lost the reload value would leave none,
  * or a period of its own); with uicirq the source is delivered once EE is
@@ -260,11 +246,11 @@ static void cmd_go(char **argv, int argc, uint32_t bd)
 	/* What U-Boot relies on after go: its registers, vectors, timer,
 	 * cache and interrupt controller state, and its tick still arriving. */
 	fw_read(&after);
-	int bad = check_reg("r1", regs_after[0], saved_sp) + check_reg("r2", regs_after[1], r2);
+	int bad = shim_check("r1", regs_after[0], saved_sp) + shim_check("r2", regs_after[1], r2);
 	for (int n = 13; n <= 31; n++) {
 		static char name[] = "r00";
 		name[1] = '0' + n / 10, name[2] = '0' + n % 10;
-		bad += check_reg(name, regs_after[2 + n - 13], n == 29 && r29 ? r29 : 0x5a000000u | n);
+		bad += shim_check(name, regs_after[2 + n - 13], n == 29 && r29 ? r29 : 0x5a000000u | n);
 	}
 	bad += fw_check(&before, &after);
 	puts_("shim: after return: r1 r2 r13-r31 MSR EVPR TCR DCCR ICCR DCWR SGR UIC0_ER vectors: ");

@@ -60,6 +60,8 @@ void junk_tlb(void);
 uint32_t wait_ticks(uint32_t n);
 void uic_source_pending(void);
 int fw_check(const struct fwstate *before, const struct fwstate *after);
+/* "shim: after return: WHAT is GOT, was WANT" where they differ: 1, else 0. */
+int shim_check(const char *what, uint32_t got, uint32_t want);
 #define UIC_SOURCE	0x00100000u	/* UIC0 input 11, MAL RX end of buffer (EMAC) */
 
 #endif
