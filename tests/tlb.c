@@ -227,9 +227,8 @@ static int sweep_run(struct sweep *s)
 			plateau = measure(s, coarse[i])->t.ns100;
 	s->levels = 0;
 	for (int i = 1; i < nc && s->levels < MAX_LEVELS; i++) {
-		int64_t thr = threshold(plateau), half;
-		const struct point *a;
-		uint32_t lo = coarse[i - 1], hi = coarse[i];
+		int64_t thr = threshold(plateau), half, a_ns;
+		uint32_t lo = coarse[i - 1], hi = coarse[i], a_pages;
 
 		/* Two coarse points in a row above, and one more measured past
 		 * them: one alone is noise, and a rise at the sweep's very end
@@ -237,13 +236,15 @@ static int sweep_run(struct sweep *s)
 		if (i + 2 >= nc || measure(s, hi)->t.ns100 <= thr ||
 		    measure(s, coarse[i + 1])->t.ns100 <= thr)
 			continue;
-		/* The level past the step: the higher of the first two coarse points. */
-		a = measure(s, coarse[i]);
-		if (measure(s, coarse[i + 1])->t.ns100 > a->t.ns100)
-			a = measure(s, coarse[i + 1]);
+		/* The level past the step: the higher of the first two coarse
+		 * points (kept by value: measuring more points moves s->pt[]). */
+		a_pages = coarse[i];
+		if (measure(s, coarse[i + 1])->t.ns100 > measure(s, coarse[i])->t.ns100)
+			a_pages = coarse[i + 1];
+		a_ns = measure(s, a_pages)->t.ns100;
 		/* The step where half the rise is reached (a smeared step's middle;
 		 * a sharp one's edge), bisected to the exact P. */
-		half = (plateau + a->t.ns100) / 2;
+		half = (plateau + a_ns) / 2;
 		if (measure(s, hi)->t.ns100 <= half)
 			lo = coarse[i], hi = coarse[i + 1];
 		while (hi - lo > 1) {
@@ -256,7 +257,7 @@ static int sweep_run(struct sweep *s)
 			else
 				lo = mid;
 		}
-		if (measure(s, a->pages)->packed100 * 100 >
+		if (measure(s, a_pages)->packed100 * 100 >
 		    measure(s, coarse[i - 1])->packed100 * CACHE_RISE) {
 			/* The packed chase steps across it too: a cache's edge
 			 * (the L1d's line count, one line a page), where the two
@@ -267,16 +268,16 @@ static int sweep_run(struct sweep *s)
 			/* Too close to the level below to be a TLB of its own: the
 			 * rest of that level's ramp (page walks slowing as their
 			 * entries leave the caches); its miss cost takes the rise. */
-			s->after[s->levels - 1] = a->t.ns100;
-			s->after_pages[s->levels - 1] = a->pages;
+			s->after[s->levels - 1] = a_ns;
+			s->after_pages[s->levels - 1] = a_pages;
 		} else {
 			s->entries[s->levels] = lo;
 			s->before[s->levels] = plateau;
-			s->after[s->levels] = a->t.ns100;
-			s->after_pages[s->levels] = a->pages;
+			s->after[s->levels] = a_ns;
+			s->after_pages[s->levels] = a_pages;
 			s->levels++;
 		}
-		plateau = a->t.ns100;
+		plateau = a_ns;
 		i++;
 	}
 	return 0;
