@@ -64,11 +64,14 @@ CFLAGS	:= -std=gnu11 -Os -g -Wall -Wextra -Wno-unused-parameter -Wmissing-protot
 	   $(ARCH_CFLAGS) -nostdinc -isystem $(NEWLIB)/$(NEWLIB_TRIPLET)/include \
 	   -isystem $(shell $(CC) $(ARCH_CFLAGS) -print-file-name=include) -Iinclude
 endif
+# lib/: what the image shares with the host tools; sort_double.c is the
+# host's alone (the image has no floating point).
+LIB_SRCS := $(filter-out lib/sort_double.c,$(wildcard lib/*.c))
 # Probes see include/ alone; everything else also its arch's and boards' headers.
 IMAGE_INC := -Iarch/$(ARCH) -Iboard/common -I$(OUT)
 LDFLAGS	:= $(ARCH_LDFLAGS) -nostdlib -z noexecstack --no-warn-rwx-segments -T $(LDSCRIPT) --gc-sections -Map $(OUT)/mmubench.map
 
-SRCS	:= $(BOOT_SRCS) $(ARCH_SRCS) $(wildcard board/$(BOARD)/*.c) \
+SRCS	:= $(BOOT_SRCS) $(LIB_SRCS) $(ARCH_SRCS) $(wildcard board/$(BOARD)/*.c) \
 	   $(addprefix board/common/,$(BOARD_COMMON)) $(wildcard tests/*.c)
 OBJS	:= $(patsubst %,$(OUT)/obj/%.o,$(basename $(SRCS)))
 VERSION	:= $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
@@ -95,7 +98,7 @@ $(OUT)/version.h: FORCE
 # A probe includes only the probes' headers of include/ (or the C
 # library's): -Iinclude alone would still let "../arch/x.h" or the boot
 # layer's headers through, so the names are checked too.
-PROBE_HEADERS := probe.h mmu.h args.h guess.h
+PROBE_HEADERS := probe.h mmu.h args.h guess.h sort.h
 PROBE_INCLUDES = bad=$$(sed -n 's/^[[:space:]]*\#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' $(1) | \
 		 while read h; do case " $(PROBE_HEADERS) " in *" $$h "*) ;; *) echo "$$h" ;; esac; done); \
 	[ -z "$$bad" ] || { echo "$(1): includes $$bad: a probe sees only include/{$(PROBE_HEADERS)} of the headers here" >&2; exit 1; }
@@ -189,20 +192,20 @@ tools: $(BUILD)/tools/logcheck $(BUILD)/tools/console $(BUILD)/tools/mmuguess $(
 
 # Host programs; logcheck and console share the line check (tools/linecheck.c).
 HOST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -Iinclude -Itools
-$(BUILD)/tools/%: tools/%.c tools/linecheck.c tools/linecheck.h boot/crc32.c
+$(BUILD)/tools/%: tools/%.c tools/linecheck.c tools/linecheck.h lib/crc32.c
 	@mkdir -p $(dir $@)
-	$(Q)cc $(HOST_CFLAGS) -o $@ $< tools/linecheck.c boot/crc32.c
+	$(Q)cc $(HOST_CFLAGS) -o $@ $< tools/linecheck.c lib/crc32.c
 
-# The step detection is the image's own (boot/guess.c), as crc32.c is.
-$(BUILD)/tools/mmuguess: tools/mmuguess.c boot/guess.c include/guess.h
+# The step detection is the image's own (lib/guess.c), as crc32.c is.
+$(BUILD)/tools/mmuguess: tools/mmuguess.c lib/guess.c lib/sort.c include/guess.h
 	@mkdir -p $(dir $@)
-	$(Q)cc -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -Iinclude -o $@ tools/mmuguess.c boot/guess.c
+	$(Q)cc -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -Iinclude -o $@ tools/mmuguess.c lib/guess.c lib/sort.c
 
 # mmureport: the line check (linecheck.c), the step detection (guess.c) and
 # the tables' columns (table_defs.c) are the ones logcheck and the image use.
 REPORT_SRCS := tools/mmureport.c tools/report_parse.c tools/report_stats.c tools/report_out.c \
 	tools/report_compare.c tools/report_plot.c tools/report_bars.c tools/report_marks.c \
-	tools/report_html.c tools/linecheck.c boot/crc32.c boot/guess.c boot/table_defs.c
+	tools/report_html.c tools/linecheck.c lib/crc32.c lib/guess.c lib/table_defs.c lib/sort.c lib/sort_double.c
 $(BUILD)/tools/mmureport: $(REPORT_SRCS) tools/mmureport.h tools/report_plot.h tools/linecheck.h include/guess.h include/table_defs.h
 	@mkdir -p $(dir $@)
 	$(Q)cc $(HOST_CFLAGS) -Wno-format-truncation -o $@ $(REPORT_SRCS) -lm

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sort.h"
 #include "arch.h"
 #include "board.h"
 #include "config.h"
@@ -203,12 +204,6 @@ static void sample(struct probe_ctx *ctx, const char *metric, int64_t value,
 	}
 }
 
-static int cmp64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* The median of the samples taken (sorted in a copy: samples[] stays by rep). */
 static int64_t median(const struct metric *m)
 {
@@ -218,8 +213,7 @@ static int64_t median(const struct metric *m)
 	for (int k = 0; k < config.reps; k++)
 		if (m->taken[k])
 			sorted[n++] = m->samples[k];
-	qsort(sorted, n, sizeof(*sorted), cmp64);
-	return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	return median_i64(sorted, n);
 }
 
 /* What the MMU counted during one repetition, as samples like any other:

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sort.h"
 #include "arch.h"
 #include "config.h"
 #include "probe.h"
@@ -15,12 +16,6 @@
 
 #define RUNS		5		/* runs per measurement: median and spread */
 static uint64_t read_cost;		/* ticks of one back-to-back timer read */
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
 
 uint64_t probe_min_ticks(void)
 {
@@ -45,7 +40,7 @@ int probe_measure(uint64_t (*run)(void *arg, uint32_t n), void *arg, struct prob
 		t = t > read_cost ? t - read_cost : 0;
 		per[i] = t * 1000 / n;			/* ticks per iteration, x1000 */
 	}
-	qsort(per, RUNS, sizeof(per[0]), cmp_u64);
+	sort_u64(per, RUNS);
 	r->iterations = n;
 	r->ticks1000 = per[RUNS / 2];
 	r->ns100 = boot_info.tick_hz ? (int64_t)muldiv64(per[RUNS / 2], 100000000ull, boot_info.tick_hz) : -1;

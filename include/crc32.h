@@ -1,5 +1,5 @@
 /* CRC-32 (IEEE, as zlib's crc32): the result format's integrity fields.
- * boot/crc32.c, shared by the image and the host tools. */
+ * lib/crc32.c, shared by the image and the host tools. */
 #ifndef CRC32_H
 #define CRC32_H
 #include <stdint.h>

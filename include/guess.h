@@ -1,7 +1,7 @@
 /* Cache levels from a latency curve (working-set size against load
- * latency): boot/guess.c, built into the image (the lat_mem probe) and
+ * latency): lib/guess.c, built into the image (the lat_mem probe) and
  * into the host tool tools/mmuguess.c, so both guess alike.  Integers
- * only: the 405 has no FPU.  The method is described in boot/guess.c. */
+ * only: the 405 has no FPU.  The method is described in lib/guess.c. */
 #ifndef GUESS_H
 #define GUESS_H
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* The LMbench-style tables' sections and columns: boot/table_defs.c,
+/* The LMbench-style tables' sections and columns: lib/table_defs.c,
  * shared by the image's summary (boot/tables.c) and the host tool
  * mmureport, so both print the same tables. */
 #ifndef TABLE_DEFS_H

@@ -1,4 +1,4 @@
-"""lat_mem and the step detection (boot/guess.c, tools/mmuguess):
+"""lat_mem and the step detection (lib/guess.c, tools/mmuguess):
 synthetic curves with steps at known sizes, noise, no step, a TLB step;
 this machine's LMbench lat_mem_rd curves against the cache sizes its CPU
 reports (selftest/data/); under QEMU (ref405ep -icount, pc TCG with and

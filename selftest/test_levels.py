@@ -3,16 +3,16 @@
 Hypothesis (Debian's python3-hypothesis) draws memory hierarchies across
 the range real CPUs have -- L1 24-128 KiB, L2 256 KiB-4 MiB (1.25 MiB
 included), L3 none or 4 MiB to hundreds of MiB, each level at least 4x the
-one below (L3 6x L2, as the smallest in use) and at least twice as slow (the facts boot/guess.c rests on) --
+one below (L3 6x L2, as the smallest in use) and at least twice as slow (the facts lib/guess.c rests on) --
 with sharp steps, steps smeared by random page placement (the binomial
-model of boot/guess.c) or ramps up to 0.2 octaves wide centred from 0.88
+model of lib/guess.c) or ramps up to 0.2 octaves wide centred from 0.88
 to 1.08 of the size, 1-3 % noise, single points disturbed 1.3-3x, and TLB steps anywhere
 in the page-spread curve.  Each is rendered on the lat_mem probe's own sweep
 (512 B to 4x the largest cache, at most 256 MiB, 4 points an octave) as the
 probe's two curves, and the guess is asserted on both paths:
   log    an mmubench log of two modes (TLB-local and random curves,
          `cpuid.*` sizes) read by mmuguess, which guesses as the image's
-         lat_mem does (guess_local() in boot/guess.c: one reference, the
+         lat_mem does (guess_local() in lib/guess.c: one reference, the
          pointwise fastest local curve; latencies off each mode's random
          curve);
   curve  the TLB-local curve alone, in LMbench's format, `mmuguess -t -c`
@@ -114,7 +114,7 @@ def ramp(draw):
     """A step smeared over `width` octaves (logistic), its middle moved off
     the size the more it is smeared: 0.88-1.08 of it at 0.2 octaves, within
     2 % when near-sharp (a narrow step off the size would be a cache of
-    another size).  That is where boot/guess.c names the size or the point
+    another size).  That is where lib/guess.c names the size or the point
     below for every k of k x 2^n; for 2^n sizes its window is 0.85-1.21,
     which holds the crossings seen on Zen 3 (0.86 of a 512 KiB L2) and
     Zen 4 (1.15 of 1 MiB) guests (README: how levels are found)."""

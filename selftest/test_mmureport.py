@@ -192,7 +192,7 @@ def test_parser_several_runs_in_one_file_and_stdin():
 
 
 def test_lmbench_import_is_a_curve_of_its_own():
-    """lat_mem_rd output: its points as a curve, its guesses from boot/guess.c
+    """lat_mem_rd output: its points as a curve, its guesses from lib/guess.c
     exactly as mmuguess prints them."""
     d = parsed(open(LMBENCH).read())
     run = d["runs"][0]

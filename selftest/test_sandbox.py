@@ -155,7 +155,7 @@ def figures(curve, want):
 
 def no_step(curve, want):
     """Why the fastest local curve shows no step at `want`, or None: a step
-    is there when twice the size is at least 1.3x half of it (boot/guess.c's
+    is there when twice the size is at least 1.3x half of it (lib/guess.c's
     STEP_RATIO; levels are 2x apart in latency)."""
     lo, hi = want // 2, 2 * want
     if lo not in curve or hi not in curve:
@@ -169,7 +169,7 @@ def no_step(curve, want):
 @pytest.mark.parametrize("level,conf", [("l1", "LEVEL1_DCACHE_SIZE"), ("l2", "LEVEL2_CACHE_SIZE")])
 def test_cache_size_is_the_cpus(cache_guess, latency_runs, level, conf, mode):
     """The image's guess in each mode (median of the runs) against
-    getconf's, within one sweep point below, never above (boot/guess.c step
+    getconf's, within one sweep point below, never above (lib/guess.c step
     3 says why).  A SKIP only where the data shows no step at that size."""
     want = getconf(conf)
     if not want:

@@ -17,13 +17,14 @@
  * over N less the same pipe writes, reads and sums in one process). */
 #include <stdio.h>
 #include <stdlib.h>
+#include "sort.h"
 #include "probe.h"
 
 #define PAGE		4096u
 #define MAX_SPACES	16
 #define MAX_K		(64u << 10)
 /* switch_kind: enum mmu_switch's values, then an OS's process switch
- * (boot/table_defs.c has the words in this order). */
+ * (lib/table_defs.c has the words in this order). */
 #define KIND_PROCESS	3
 static const char *const kinds[] = {
 	"untagged, a table switch that flushes the TLB's non-global entries (CR3 load)",
@@ -129,12 +130,6 @@ static uint64_t ring_alone(void *arg, uint32_t n)
 	return a->os->ring_alone(a->ring, n * RING_ROUNDS);
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* PAIRS of (rounds, the same work alone) back to back, `it` iterations
  * each, so that a busy machine disturbs both sides of a difference alike:
  * per switch (round - alone) / n for each pair, ticks x1000, sorted. */
@@ -149,9 +144,9 @@ static void ring_pairs(struct ring_arg *a, uint32_t it, unsigned n, int64_t d[PA
 		s[i] = (int64_t)(ring_alone(a, it) * 1000 / it / RING_ROUNDS);
 		d[i] = (r[i] - s[i]) / (int64_t)n;
 	}
-	qsort(d, PAIRS, sizeof(d[0]), cmp_i64);
-	qsort(r, PAIRS, sizeof(r[0]), cmp_i64);
-	qsort(s, PAIRS, sizeof(s[0]), cmp_i64);
+	sort_i64(d, PAIRS);
+	sort_i64(r, PAIRS);
+	sort_i64(s, PAIRS);
 	*round1000 = r[PAIRS / 2], *alone1000 = s[PAIRS / 2];
 }
 

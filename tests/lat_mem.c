@@ -20,7 +20,7 @@
  * unrolled dependent loads an iteration, less the same loop without the
  * loads.  The curves: lat_mem.<mode>.<pattern>_<bytes>_ns.
  *
- * Levels (boot/guess.c) come from the local curves alone, so a TLB step
+ * Levels (lib/guess.c) come from the local curves alone, so a TLB step
  * is never a cache level.  Once every mode of a repetition has run
  * (rep_done), one reference is made from the local curves of all modes
  * that swept the same sizes, the pointwise fastest (another job only ever

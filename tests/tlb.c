@@ -51,7 +51,7 @@
  * that level's ramp, not a level. */
 #define LEVEL_APART	4
 /* A step across which the packed chase itself rises by 30 % (the smallest
- * cache step, boot/guess.c's STEP_RATIO) is a cache's edge, not a TLB's. */
+ * cache step, lib/guess.c's STEP_RATIO) is a cache's edge, not a TLB's. */
 #define CACHE_RISE	130
 #define WARM_PASSES	4		/* before the counted one: time for stale entries to go */
 

@@ -1,6 +1,6 @@
 /*
  * mmuguess: cache sizes and latencies from memory-latency curves, with the
- * step detection and the method of the image's lat_mem probe (boot/guess.c).
+ * step detection and the method of the image's lat_mem probe (lib/guess.c).
  *
  *   mmuguess -t CURVE [-T PAGECHASE] [-r REACH]... [-c BYTES]   one curve
  *   mmuguess [-r REACH]... LOG                                   an mmubench log

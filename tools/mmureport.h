@@ -74,7 +74,6 @@ struct row {
 
 /* report_stats.c */
 double median_of(const double *v, int n);
-void sort_doubles(double *v, int n);
 struct mwu {
 	int n1, n2;
 	double u;			/* U of the first sample */

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "mmureport.h"
+#include "sort.h"
 
 #define ALPHA 0.05
 
@@ -131,8 +132,8 @@ static void count_verdict(char *buf, size_t size, struct item *it, double ma, do
 	char ra[48], rb[48];
 	int same = it->na == it->nb;
 
-	sort_doubles(it->va, it->na);
-	sort_doubles(it->vb, it->nb);
+	sort_double(it->va, it->na);
+	sort_double(it->vb, it->nb);
 	for (int i = 0; same && i < it->na; i++)
 		same = it->va[i] == it->vb[i];
 	range_text(ra, sizeof(ra), it->va, it->na, it->m->decimals);

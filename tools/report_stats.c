@@ -22,17 +22,7 @@
 #include <string.h>
 
 #include "mmureport.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-void sort_doubles(double *v, int n)
-{
-	qsort(v, n, sizeof(double), cmp_double);
-}
+#include "sort.h"
 
 double median_of(const double *v, int n)
 {
@@ -44,7 +34,7 @@ double median_of(const double *v, int n)
 	if (!s)
 		return NAN;
 	memcpy(s, v, n * sizeof(double));
-	qsort(s, n, sizeof(double), cmp_double);
+	sort_double(s, n);
 	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 	free(s);
 	return m;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include <x86intrin.h>
+#include "sort.h"
 #include "arch.h"
 #include "args.h"
 #include "report.h"
@@ -128,12 +129,6 @@ void sandbox_entry_clocks(struct boot_info *bi)
 	bi->entry_ticks = entry_ns;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* The TSC where CPUID says it is invariant (0x80000007 EDX bit 8: the same
  * rate in every P- and C-state); its rate from CPUID 0x15 where that gives
  * the crystal, else measured against CLOCK_MONOTONIC_RAW (5 x 20 ms, the
@@ -175,8 +170,7 @@ void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
 		t1 = __rdtsc();
 		hz[i] = (t1 - t0) * 1000000000u / (n1 - n0);
 	}
-	qsort(hz, 5, sizeof(hz[0]), cmp_u64);
-	bi->tick_hz = hz[2];
+	bi->tick_hz = median_u64(hz, 5);
 	snprintf(source, sizeof(source), "invariant TSC (CPUID 0x80000007 EDX bit 8), measured "
 		 "against CLOCK_MONOTONIC_RAW: median of 5 x 20 ms, spread %llu Hz",
 		 (unsigned long long)(hz[4] - hz[0]));

@@ -42,6 +42,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <linux/mman.h>		/* MAP_HUGE_2MB */
+#include "sort.h"
 #include "arch.h"
 #include "config.h"
 #include "mem.h"
@@ -508,12 +509,6 @@ void mmu_arch_untranslated_tlb(struct mmu_tlb_info *t)
 #define SCRATCH		0xE0000000u
 #define TOUCH_PAGES	1024
 
-static int cmp64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 static void first_touch(const char *mode)
 {
 	int64_t ns[5];
@@ -532,8 +527,7 @@ static void first_touch(const char *mode)
 		munmap(p, TOUCH_PAGES * PAGE);
 		ns[r] = ticks_to_ns100(t1 - t0) / TOUCH_PAGES;
 	}
-	qsort(ns, 5, sizeof(ns[0]), cmp64);
-	report_measurement("mmu", mode, "first_touch_ns", ns[2], 2, "ns");
+	report_measurement("mmu", mode, "first_touch_ns", median_i64(ns, 5), 2, "ns");
 }
 
 static void figures(struct mmu_figures *f)
