@@ -285,7 +285,7 @@ static void list_args(void)
 static void usage(void)
 {
 	console_printf("usage: mmubench [key=value | key]...\n"
-		       "The boot arguments, the same on every entry path (README: Boot arguments);\n"
+		       "The boot arguments, the same on every entry path (doc/boot-arguments.md);\n"
 		       "an unknown one is an error. Keys:\n");
 	list_args();
 }

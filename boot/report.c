@@ -1,5 +1,5 @@
 /* The result format: KTAP, measurement lines, integrity suffixes, Totals
- * and the status line.  See README "Result format" for the contract. */
+ * and the status line.  See doc/result-format.md for the contract. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* Boot arguments: a table per layer (boot/, the MMU core, each arch/, each
  * probe), each entry a key, what values it takes (for errors and the
- * README) and a setter that returns 0 or prints what is wrong and -1. */
+ * docs in doc/) and a setter that returns 0 or prints what is wrong and -1. */
 #ifndef ARGS_H
 #define ARGS_H
 #include <stdint.h>

@@ -26,7 +26,7 @@ struct probe_ctx {
 
 struct probe {
 	const char *name;
-	const char *what;		/* one line for `probes=` errors and the README */
+	const char *what;		/* one line for `probes=` errors and doc/probes.md */
 	int (*run)(struct probe_ctx *ctx);	/* RESULT_PASS/FAIL/SKIP */
 	/* Or 0.  Once every mode of a repetition has run, called for each mode
 	 * in turn (translation off): samples from what all modes measured. */

@@ -1,4 +1,4 @@
-/* The result format on the console (README "Result format").  Every line
+/* The result format on the console (doc/result-format.md).  Every line
  * from the KTAP header to the status line goes through here so that each
  * carries its sequence number and CRC. */
 #ifndef REPORT_H

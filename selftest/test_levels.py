@@ -117,7 +117,7 @@ def ramp(draw):
     another size).  That is where lib/guess.c names the size or the point
     below for every k of k x 2^n; for 2^n sizes its window is 0.85-1.21,
     which holds the crossings seen on Zen 3 (0.86 of a 512 KiB L2) and
-    Zen 4 (1.15 of 1 MiB) guests (README: how levels are found)."""
+    Zen 4 (1.15 of 1 MiB) guests (doc/probes.md: how levels are found)."""
     width = draw(st.floats(0.02, 0.2))
     u = draw(st.floats(-1.0, 1.0))
     return ("ramp", 1.0 + u * width * (0.6 if u < 0 else 0.4), width)

@@ -9,7 +9,7 @@
  *
  * Inputs (stdin without FILE): console logs of any board and any number of
  * runs, checked line by line by tools/linecheck.c as logcheck checks them,
- * and LMbench lat_mem_rd output.  See README "mmureport".
+ * and LMbench lat_mem_rd output.  See doc/mmureport.md.
  * Exit status: 0 report written; 1 --strict and lines were lost or garbled;
  * 2 an input is not a usable log (not a log, truncated, unknown format
  * version); 3 usage, I/O error, or the plots failed.  On 1 and 2 no output
