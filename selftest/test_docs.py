@@ -178,21 +178,33 @@ def documented(name, text):
     return twin != name and has(twin)
 
 
-def measured_names(built):
+def measured(built):
+    """{name: unit} of every measurement in the recorded logs and a sandbox run."""
     logs = sorted(glob.glob(os.path.join(TOP, "selftest", "data", "report", "*.log")))
     assert logs, "no recorded logs in selftest/data/report/"
-    names = set()
+    found = {}
     for path in logs:
-        names |= set(parse(open(path, errors="replace").read()).measurements)
+        found.update(parse(open(path, errors="replace").read()).measurements)
     p = sandbox("quick")
     run = parse(p.stdout)
     assert run.measurements, f"the sandbox printed no measurements:\n{p.stdout[-2000:]}"
-    return names | set(run.measurements)
+    found.update(run.measurements)
+    return {name: unit for name, (_value, unit) in found.items()}
 
 
 @pytest.fixture(scope="module")
-def names(built):
-    return measured_names(built)
+def measurements(built):
+    return measured(built)
+
+
+@pytest.fixture(scope="module")
+def names(measurements):
+    return set(measurements)
+
+
+@pytest.fixture(scope="module")
+def units(measurements):
+    return set(measurements.values())
 
 
 def test_every_measurement_name_documented(names):
@@ -201,6 +213,13 @@ def test_every_measurement_name_documented(names):
     missing = sorted(k for k in kinds if not documented(k, text))
     print(f"{len(names)} measurement names, {len(kinds)} after normalising")
     assert not missing, f"measurement names not in doc/: {missing}"
+
+
+def test_every_unit_documented(units):
+    listed_units = re.search(r"\(units: (.*?)\)", doc_text("result-format.md"), re.S)
+    assert listed_units, "doc/result-format.md lists no units"
+    documented_units = set(re.findall(r"`([^`]+)`", listed_units.group(1)))
+    assert units and not units - documented_units, sorted(units - documented_units)
 
 
 def test_normalising_keeps_names_apart():
