@@ -17,8 +17,8 @@
  * over N less the same pipe writes, reads and sums in one process). */
 #include <stdio.h>
 #include <stdlib.h>
-#include "sort.h"
 #include "probe.h"
+#include "sort.h"
 
 #define PAGE		4096u
 #define MAX_SPACES	16
