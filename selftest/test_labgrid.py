@@ -125,3 +125,80 @@ print(list(env.config.get_targets()), type(s.power).__name__, type(s.console).__
     assert p.returncode == 0, p.stderr
     assert ("['main'] NetworkPowerDriver SerialDriver UBootDriver TFTPProviderDriver "
             "['tftpboot 0x100000 boot.scr.uimg', 'autoscr 0x100000']") in p.stdout, p.stdout
+
+
+QMP = """import json, socket, sys
+# ExternalPowerDriver's power switch: QMP commands to the QEMU at argv[1].
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+f = s.makefile("rw")
+f.readline()                                   # the greeting
+for cmd in ["qmp_capabilities"] + sys.argv[2:]:
+    f.write(json.dumps({"execute": cmd}) + "\\n")
+    f.flush()
+    while True:                                # events (STOP, RESET) come between
+        r = json.loads(f.readline())
+        if "return" in r or "error" in r:
+            break
+    if "error" in r:
+        sys.exit(f"{cmd}: {r['error']['desc']}")
+"""
+
+
+def test_labgrid_walnut_environment_runs_on_a_pty(tmp_path):
+    """walnut.yaml through the plugin with the bench around it played here:
+    its RawSerialPort on the pty of a QEMU pc with U-Boot (stopped, -S),
+    its power switch an ExternalPowerDriver sending QMP stop+system_reset
+    (off) and cont (on), its TFTPProvider's root the directory QEMU serves
+    (files staged there by the strategy, from elsewhere).  The commands are
+    the Walnut's (README: ipaddr and serverip set once; tftpboot, then the
+    script) with today's U-Boot's source for 1.x's autoscr, and
+    ${scriptaddr} for 0x100000, where the pc image itself goes."""
+    yaml = pytest.importorskip("yaml")
+    build = make_netboot(tmp_path / "build", f"{CI_ARGS} exit=return")
+    root = tmp_path / "tftproot"
+    root.mkdir()
+    sock = tmp_path / "qmp.sock"
+    (tmp_path / "qmp.py").write_text(QMP)
+    q = subprocess.Popen(["qemu-system-i386", "-bios", "/usr/lib/u-boot/qemu-x86/u-boot.rom",
+                          "-m", "256", "-vga", "none", "-display", "none", "-S",
+                          "-qmp", f"unix:{sock},server=on,wait=off", "-monitor", "none",
+                          "-chardev", "pty,id=s0", "-serial", "chardev:s0",
+                          "-netdev", f"user,id=n0,tftp={root}", "-device", "e1000,netdev=n0"],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True)
+    try:
+        line = q.stdout.readline()
+        m = re.search(r"char device redirected to (/dev/pts/\d+)", line)
+        assert m, line
+        with open(os.path.join(LABGRID, "walnut.yaml")) as f:
+            conf = yaml.safe_load(f)
+        main = conf["targets"]["main"]
+        main["resources"]["RawSerialPort"]["port"] = m.group(1)
+        del main["resources"]["NetworkPowerPort"]
+        main["resources"]["TFTPProvider"]["internal"] = f"{root}/"
+        # In place of the switch's driver: labgrid binds in the file's order.
+        qmp = f"{PYTHON} {tmp_path}/qmp.py {sock}"
+        power = {"cmd_on": f"{qmp} cont", "cmd_off": f"{qmp} stop system_reset", "delay": 1.0}
+        main["drivers"] = drivers = {
+            ("ExternalPowerDriver" if k == "NetworkPowerDriver" else k):
+            (power if k == "NetworkPowerDriver" else v) for k, v in main["drivers"].items()}
+        strategy = drivers["MmubenchStrategy"]
+        assert [os.path.basename(f) for f in strategy["files"]] == \
+            ["mmubench.uimg", "boot.scr.uimg"]
+        strategy["files"] = [str(build / os.path.basename(f)) for f in strategy["files"]]
+        assert strategy["boot_commands"] == ["tftpboot 0x100000 boot.scr.uimg", "autoscr 0x100000"]
+        strategy["boot_commands"] = ["setenv ipaddr 10.0.2.15", "setenv serverip 10.0.2.2",
+                                     "tftpboot ${scriptaddr} boot.scr.uimg",
+                                     "source ${scriptaddr}"]
+        conf["imports"] = [os.path.join(LABGRID, "mmubench_strategy.py")]
+        (tmp_path / "walnut-here.yaml").write_text(yaml.safe_dump(conf, sort_keys=False))
+        p, log = labgrid_pytest(tmp_path / "walnut-here.yaml", tmp_path,
+                                {"LG_RUN_TIMEOUT": "60"}, 150)
+    finally:
+        q.kill()
+        q.wait()
+    assert_passed(p, log)
+    assert sorted(os.listdir(root)) == ["boot.scr.uimg", "mmubench.uimg"]
+    assert "=> tftpboot ${scriptaddr} boot.scr.uimg" in log and "Filename 'mmubench.uimg'" in log
+    assert "entered by U-Boot go" in log, log

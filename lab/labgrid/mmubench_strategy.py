@@ -11,11 +11,14 @@ prompt, not UBootDriver.run(), whose `echo $?` needs a hush shell that
 U-Boot 1.x and PPCBoot on Walnuts may lack, and a bootm'ed image never
 gives the prompt back."""
 import enum
+import os
 import re
+import shutil
 
 import attr
 
 from labgrid.factory import target_factory
+from labgrid.resource.common import NetworkResource
 from labgrid.step import step
 from labgrid.strategy.common import Strategy, StrategyError
 
@@ -93,7 +96,7 @@ class MmubenchStrategy(Strategy):
         if self.tftp is not None:
             self.target.activate(self.tftp)
             for f in self.files:
-                self.tftp.stage(self.target.env.config.resolve_path(f))
+                self._stage(self.target.env.config.resolve_path(f))
         self.transition(Status.uboot)
         text = self.prompt.encode()     # UBootDriver read the first prompt
         for cmd in self.boot_commands[:-1]:
@@ -107,6 +110,19 @@ class MmubenchStrategy(Strategy):
         # U-Boot (exit=return): only a power cycle brings the prompt back.
         self.status = Status.unknown
         return text.replace(b"\r", b"").decode("utf-8", "replace")
+
+    def _stage(self, path):
+        """A file into the TFTP root.  labgrid 0.4.1's stage() links files
+        into the root only on an exporter (NetworkResource); for a local
+        TFTPProvider it does nothing, so copy it (a copy, not a link:
+        tftpd-hpa's chroot cannot follow a link out of /srv/tftp)."""
+        self.tftp.stage(path)
+        if isinstance(self.tftp.provider, NetworkResource):
+            return
+        dest = os.path.join(self.tftp.provider.internal, os.path.basename(path))
+        if os.path.lexists(dest):
+            os.unlink(dest)
+        shutil.copyfile(path, dest)
 
     def _run_direct(self, timeout):
         """No loader to drive: power on, the console up to the status line.
