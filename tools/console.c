@@ -1,27 +1,19 @@
 /*
- * console: capture an mmubench run from a serial line, a pty or stdin.
+ * console: capture an mmubench run from a serial line, a pty or stdin
+ * ("-"), echo it, log it as it arrives and check every line (linecheck.c).
  *
  *   console [--baud N] [--timeout S] [--log FILE] [--quiet]
  *           [--uboot CMDS] [--prompt STR] [--uboot-timeout S] DEVICE|-
  *
- * Reads a board's console (a serial device set to N baud 8N1 raw, a pty,
- * or "-": standard input), echoes it, writes it to FILE as it arrives and
- * checks every line (tools/linecheck.c, logcheck's check).  At the status
- * line it closes the input and exits with the run's status, after ending
- * the program writing into a pipe on standard input (`qemu | console -`:
- * QEMU ignores SIGPIPE and runs on after exit=halt or exit=return).
- *
- * --uboot: stop U-Boot's autoboot countdown with a key (or find its
- * prompt), then type one of the ';'-separated CMDS at each prompt (STR,
- * default "=> "); `setenv autoload no` first before a dhcp or bootp unless
- * CMDS set autoload (dhcp would TFTP ${bootfile}).  No countdown or prompt
- * within --uboot-timeout S (default 60), or the report starting before the
- * last command was typed, fails: the autoboot was missed.
- *
- * Exit: 0 intact and passed; 1 intact and failed; 2 lines lost or garbled,
- * the log truncated or the board reset mid-run; 3 usage or set-up error,
- * the loader failed before the image started, or the autoboot was missed;
- * 124 no status line within --timeout S seconds (default 600).
+ * At the status line it closes the input and exits with the run's status,
+ * after ending the writer of a pipe on stdin (QEMU ignores SIGPIPE and runs
+ * on after exit=halt or exit=return: `qemu | console -` would never end).
+ * --uboot stops U-Boot's autoboot and types CMDS (';'-separated) one at
+ * each prompt, `setenv autoload no` before a dhcp or bootp (dhcp would
+ * TFTP ${bootfile}); no countdown or prompt within --uboot-timeout, or the
+ * report starting before the last command, is a missed autoboot.
+ * Exit: 0 pass; 1 fail; 2 lines lost, truncated or a reset mid-run; 3 usage,
+ * set-up or loader error or a missed autoboot; 124 --timeout.  doc/lab.md.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -119,16 +111,6 @@ static void parse_options(int argc, char **argv, struct options *o)
 		usage(0);
 }
 
-static char *trim(char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
-		*--e = 0;
-	return s;
-}
-
 /* The command's first word is w: "dhcp", "dhcp 1000000 x.img" but not "dhcpx". */
 static int command_is(const char *cmd, const char *w)
 {
@@ -143,9 +125,12 @@ static void split_commands(struct options *o)
 	int autoload_set = 0;
 
 	for (char *c = strtok(o->uboot, ";"); c; c = strtok(0, ";")) {
-		if (!*(c = trim(c)))
+		c += strspn(c, " \t");
+		for (char *e = c + strlen(c); e > c && (e[-1] == ' ' || e[-1] == '\t');)
+			*--e = 0;
+		if (!*c)
 			continue;
-		if (!strncmp(c, "setenv autoload", 15))
+		if (!strncmp(c, "setenv autoload", 15) || !strncmp(c, "env set autoload", 16))
 			autoload_set = 1;
 		if (!autoload_set && (command_is(c, "dhcp") || command_is(c, "bootp"))) {
 			autoload_set = 1;
