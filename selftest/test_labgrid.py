@@ -2,7 +2,8 @@
 plugin (`pytest --lg-env ENV.yaml lab/labgrid/test_mmubench.py`, as the
 README says): QEMU pc + U-Boot (QEMUDriver with u-boot.rom, UBootDriver,
 MmubenchStrategy typing DHCP, TFTP and source), QEMU ref405ep booting the
-image itself, and the Walnut environment (its target found as `main`, its
+image itself or through the stand-in loader's bootm (selftest/shims), and
+the Walnut environment (its target found as `main`, its
 drivers bound; run with its serial port on a pty where QEMU's U-Boot
 plays the board, and its power switch replaced by QMP commands)."""
 import os
@@ -13,6 +14,7 @@ import pytest
 
 from conftest import TOP, parse
 from netboot import CI_ARGS, make_netboot
+from test_ppc405_boot import shim  # noqa: F401 (the stand-in loader, built once a module)
 
 LABGRID = os.path.join(TOP, "lab", "labgrid")
 TEST = os.path.join(LABGRID, "test_mmubench.py")
@@ -70,6 +72,30 @@ def test_labgrid_ref405ep(tmp_path):
     assert "test_mmubench.py::test_mmubench PASSED" in p.stdout, p.stdout
     assert re.search(r"^# .*405EP", log, re.M), log
     assert "quick" in log and run.planned() == len(run.results)
+
+
+def test_labgrid_ref405ep_through_the_stand_in_loader(tmp_path, shim):
+    """ref405ep.yaml with the repository's stand-in loader as QEMU's kernel
+    playing a Walnut's U-Boot 1.x: bootm of mmubench.uimg (magic and CRCs
+    checked, copied to its load address, bd_t in r3, bootargs in r6/r7)."""
+    yaml = pytest.importorskip("yaml")
+    subprocess.run(["make", "-s", "-C", TOP, "BOARD=ref405ep", "all", "tools"], check=True,
+                   capture_output=True, timeout=300)
+    with open(os.path.join(LABGRID, "ref405ep.yaml")) as f:
+        conf = yaml.safe_load(f)
+    qemu = conf["targets"]["main"]["drivers"]["QEMUDriver"]
+    assert qemu["boot_args"] == "quick exit=halt qemu=tcg"
+    conf["images"]["loader"] = shim
+    qemu["kernel"] = "loader"
+    uimg = os.path.join(TOP, "build", "ref405ep", "mmubench.uimg")
+    qemu["extra_args"] += f" -device loader,file={uimg},addr=0x2000000,force-raw=on"
+    qemu["boot_args"] = "uboot1 bootm 0x2000000 quick probes=boot,tlbwalk exit=halt qemu=tcg"
+    conf["imports"] = [os.path.join(LABGRID, "mmubench_strategy.py")]
+    (tmp_path / "env.yaml").write_text(yaml.safe_dump(conf, sort_keys=False))
+    p, log = labgrid_pytest(tmp_path / "env.yaml", tmp_path, {"LG_RUN_TIMEOUT": "90"}, 150)
+    assert_passed(p, log)
+    assert "## Booting kernel from Legacy Image at 0x2000000" in log, log
+    assert "entered by bd_t in r3, command line in r6/r7" in log, log
 
 
 STALL_ONCE = """#!/bin/sh
