@@ -1,8 +1,6 @@
-"""The lab files in lab/: labgrid (the QEMU pc + U-Boot environment through
-labgrid's pytest plugin and lab/labgrid/mmubench_strategy.py; the Walnut
-environment loaded and bound) and LAVA (the jobs validated by
-lava-dispatcher's own validation, the QEMU job run by lava-run, the test
-monitors checked against the logs just captured)."""
+"""The LAVA files in lab/lava/: the jobs validated by lava-dispatcher's own
+validation, the QEMU job run by lava-run, the test monitors checked
+against the logs just captured.  labgrid: test_labgrid.py."""
 import json
 import os
 import re
@@ -12,7 +10,6 @@ import pytest
 import yaml
 
 from conftest import LOGCHECK, TOP, parse, run_qemu
-from netboot import CI_ARGS, make_netboot
 
 LAB = os.path.join(TOP, "lab")
 LAVA_RUN = os.path.join(LAB, "lava", "lava-run-local")
@@ -23,86 +20,6 @@ def need(module, package):
     p = subprocess.run([PYTHON, "-c", f"import {module}"], capture_output=True, timeout=60)
     if p.returncode:
         pytest.skip(f"{module} missing (Debian package {package})")
-
-
-def test_labgrid_qemu_uboot(tmp_path):
-    """labgrid's pytest plugin: QEMUDriver powers QEMU with u-boot.rom,
-    UBootDriver stops autoboot, MmubenchStrategy types DHCP, the boot
-    script's tftp and source; the image returns to U-Boot (exit=return)."""
-    need("labgrid", "python3-labgrid")
-    netdir = make_netboot(tmp_path / "tftp", f"{CI_ARGS} exit=return")
-    env = dict(os.environ, LG_TFTP_ROOT=str(netdir), LG_LOG=str(tmp_path / "labgrid.log"),
-               LG_RUN_TIMEOUT="60")
-    p = subprocess.run([PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                        "--lg-env", os.path.join(LAB, "labgrid", "qemu-pc.yaml"),
-                        os.path.join(LAB, "labgrid", "test_mmubench.py")],
-                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0 and "1 passed" in p.stdout, p.stdout + p.stderr
-    log = (tmp_path / "labgrid.log").read_text()
-    assert "=> source ${scriptaddr}" in log and "entered by U-Boot go" in log, log
-    run = parse(log)
-    assert run.status() == "pass" and len(run.results) == run.planned() > 0, log
-
-
-
-STALL_ONCE = """#!/bin/sh
-# The first start boots a ROM that only loops (jmp $ at the reset vector), as
-# u-boot.rom once stalled without a prompt; later starts are QEMU as asked.
-if [ -e "$0.stalled" ]; then exec /usr/bin/qemu-system-i386 "$@"; fi
-touch "$0.stalled"
-n=$#; i=0; prev=
-while [ $i -lt $n ]; do
-    a=$1; shift
-    if [ "$prev" = -bios ]; then set -- "$@" "$0.rom"; else set -- "$@" "$a"; fi
-    prev=$a; i=$((i + 1))
-done
-exec /usr/bin/qemu-system-i386 "$@"
-"""
-
-
-def test_labgrid_power_cycles_once_where_uboot_gives_no_prompt(tmp_path):
-    """MmubenchStrategy: where U-Boot gives no prompt, one power cycle, said
-    on the console, and the run goes on (a second failure is the test's)."""
-    need("labgrid", "python3-labgrid")
-    netdir = make_netboot(tmp_path / "tftp", f"{CI_ARGS} exit=return")
-    qemu = tmp_path / "qemu-stall-once"
-    qemu.write_text(STALL_ONCE)
-    qemu.chmod(0o755)
-    (tmp_path / "qemu-stall-once.rom").write_bytes(bytes([0xEB, 0xFE]) * 32768)  # jmp $
-    conf = open(os.path.join(LAB, "labgrid", "qemu-pc.yaml")).read()
-    conf = conf.replace("/usr/bin/qemu-system-i386", str(qemu))
-    conf = conf.replace("login_timeout: 60", "login_timeout: 10")
-    conf = conf.replace("- mmubench_strategy.py",
-                        "- " + os.path.join(LAB, "labgrid", "mmubench_strategy.py"))
-    assert str(qemu) in conf and "login_timeout: 10" in conf
-    (tmp_path / "env.yaml").write_text(conf)
-    env = dict(os.environ, LG_TFTP_ROOT=str(netdir), LG_LOG=str(tmp_path / "labgrid.log"),
-               LG_RUN_TIMEOUT="60")
-    p = subprocess.run([PYTHON, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider",
-                        "--lg-env", str(tmp_path / "env.yaml"),
-                        os.path.join(LAB, "labgrid", "test_mmubench.py")],
-                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=150)
-    assert (tmp_path / "qemu-stall-once.stalled").exists()
-    assert "U-Boot gave no prompt" in p.stdout and "power-cycling once" in p.stdout, p.stdout
-    assert p.returncode == 0 and "1 passed" in p.stdout, p.stdout + p.stderr
-    assert parse((tmp_path / "labgrid.log").read_text()).status() == "pass"
-
-def test_labgrid_walnut_environment_binds():
-    """No Walnut here: the environment loads, its drivers and the strategy
-    bind to the serial port, power switch and TFTP provider."""
-    need("labgrid", "python3-labgrid")
-    code = f"""
-from labgrid import Environment
-env = Environment({os.path.join(LAB, 'labgrid', 'walnut.yaml')!r})
-t = env.get_target('walnut')
-s = t.get_driver('MmubenchStrategy', activate=False)
-print(type(s.power).__name__, type(s.console).__name__, type(s.uboot).__name__,
-      type(s.tftp).__name__, s.boot_commands)
-"""
-    p = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, timeout=60, cwd=TOP)
-    assert p.returncode == 0, p.stderr
-    assert ("NetworkPowerDriver SerialDriver UBootDriver TFTPProviderDriver "
-            "['tftpboot 0x100000 boot.scr.uimg', 'autoscr 0x100000']") in p.stdout, p.stdout
 
 
 def lava(tmp_path, job, device, validate, url, timeout=120):

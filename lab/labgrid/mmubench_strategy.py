@@ -4,16 +4,21 @@ UBootStrategy insists on a ShellDriver).
 
 States: off -> uboot (power cycled, autoboot stopped, at the prompt).
 run() then types the board's boot commands and captures the console up to
-"# mmubench status: pass|fail".  Only the console is used after the
+"# mmubench status: pass|fail".  Without a UBootDriver (QEMU booting the
+image itself with -kernel, as on ref405ep) run() powers on and captures
+from the first byte to the status line.  Only the console is used after the
 prompt, not UBootDriver.run(), whose `echo $?` needs a hush shell that
 U-Boot 1.x and PPCBoot on Walnuts may lack, and a bootm'ed image never
 gives the prompt back."""
 import enum
+import os
 import re
+import shutil
 
 import attr
 
 from labgrid.factory import target_factory
+from labgrid.resource.common import NetworkResource
 from labgrid.step import step
 from labgrid.strategy.common import Strategy, StrategyError
 
@@ -31,12 +36,13 @@ STATUS_LINE = re.compile(rb"# mmubench status: (pass|fail)[^\n]*\n")
 @attr.s(eq=False)
 class MmubenchStrategy(Strategy):
     """boot_commands: typed at U-Boot's prompt one by one; the last one
-    starts the image (source of the boot script, bootm or go).
+    starts the image (source of the boot script, bootm or go); none
+    without a UBootDriver.
     files: staged into the TFTP root when a TFTPProviderDriver is bound."""
     bindings = {
         "power": "PowerProtocol",
         "console": "ConsoleProtocol",
-        "uboot": "UBootDriver",
+        "uboot": {"UBootDriver", None},
         "tftp": {"TFTPProviderDriver", None},
     }
 
@@ -53,10 +59,13 @@ class MmubenchStrategy(Strategy):
         if status == self.status:
             return
         if status == Status.off:
-            self.target.deactivate(self.uboot)
+            if self.uboot is not None:
+                self.target.deactivate(self.uboot)
             self.target.activate(self.power)
             self.power.off()
         elif status == Status.uboot:
+            if self.uboot is None:
+                raise StrategyError("no UBootDriver: this target has no U-Boot to stop")
             self.transition(Status.off)
             self.target.activate(self.console)
             # One power cycle where U-Boot gives no prompt, as a lab retries
@@ -80,14 +89,16 @@ class MmubenchStrategy(Strategy):
     def run(self, timeout=120):
         """Boot the image from U-Boot's prompt; returns the console text from
         the first command to the status line (CR removed)."""
+        if self.uboot is None:
+            return self._run_direct(timeout)
         if not self.boot_commands:
             raise StrategyError("MmubenchStrategy needs boot_commands")
         if self.tftp is not None:
             self.target.activate(self.tftp)
             for f in self.files:
-                self.tftp.stage(self.target.env.config.resolve_path(f))
+                self._stage(self.target.env.config.resolve_path(f))
         self.transition(Status.uboot)
-        text = b""
+        text = self.prompt.encode()     # UBootDriver read the first prompt
         for cmd in self.boot_commands[:-1]:
             self.console.sendline(cmd)
             _, before, _, _ = self.console.expect(self.prompt, timeout=timeout)
@@ -99,3 +110,29 @@ class MmubenchStrategy(Strategy):
         # U-Boot (exit=return): only a power cycle brings the prompt back.
         self.status = Status.unknown
         return text.replace(b"\r", b"").decode("utf-8", "replace")
+
+    def _stage(self, path):
+        """A file into the TFTP root.  labgrid 0.4.1's stage() links files
+        into the root only on an exporter (NetworkResource); for a local
+        TFTPProvider it does nothing, so copy it (a copy, not a link:
+        tftpd-hpa's chroot cannot follow a link out of /srv/tftp)."""
+        self.tftp.stage(path)
+        if isinstance(self.tftp.provider, NetworkResource):
+            return
+        dest = os.path.join(self.tftp.provider.internal, os.path.basename(path))
+        if os.path.lexists(dest):
+            os.unlink(dest)
+        shutil.copyfile(path, dest)
+
+    def _run_direct(self, timeout):
+        """No loader to drive: power on, the console up to the status line.
+        The image should end with exit=halt, so that the power driver (QEMU's
+        QMP quit) is what ends the machine."""
+        if self.boot_commands:
+            raise StrategyError("boot_commands need a UBootDriver to type them")
+        self.transition(Status.off)
+        self.target.activate(self.console)
+        self.power.on()
+        _, before, match, _ = self.console.expect(STATUS_LINE, timeout=timeout)
+        self.status = Status.unknown
+        return (before + match.group(0)).replace(b"\r", b"").decode("utf-8", "replace")
