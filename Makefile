@@ -64,9 +64,11 @@ CFLAGS	:= -std=gnu11 -Os -g -Wall -Wextra -Wno-unused-parameter -Wmissing-protot
 	   $(ARCH_CFLAGS) -nostdinc -isystem $(NEWLIB)/$(NEWLIB_TRIPLET)/include \
 	   -isystem $(shell $(CC) $(ARCH_CFLAGS) -print-file-name=include) -Iinclude
 endif
-# lib/: what the image shares with the host tools; sort_double.c is the
-# host's alone (the image has no floating point).
-LIB_SRCS := $(filter-out lib/sort_double.c,$(wildcard lib/*.c))
+# lib/: what the image shares with the host tools.  The host's alone:
+# sort_double.c (the image has no floating point), and the reading half of
+# the result format (result_parse.c, linecheck.c: messages on stderr).
+LIB_HOST_SRCS := lib/sort_double.c lib/result_parse.c lib/linecheck.c
+LIB_SRCS := $(filter-out $(LIB_HOST_SRCS),$(wildcard lib/*.c))
 # Probes see include/ alone; everything else also its arch's and boards' headers.
 IMAGE_INC := -Iarch/$(ARCH) -Iboard/common -I$(OUT)
 LDFLAGS	:= $(ARCH_LDFLAGS) -nostdlib -z noexecstack --no-warn-rwx-segments -T $(LDSCRIPT) --gc-sections -Map $(OUT)/mmubench.map
@@ -190,23 +192,29 @@ FORCE:
 tools: $(BUILD)/tools/logcheck $(BUILD)/tools/console $(BUILD)/tools/mmuguess $(BUILD)/tools/pagechase \
 	$(BUILD)/tools/mmureport $(BUILD)/tools/cpuiddecode
 
-# Host programs; logcheck and console share the line check (tools/linecheck.c).
+# Host programs.  The result format is lib/'s (include/result_line.h): the
+# line check (linecheck.c) and the parser (result_parse.c) the tools share,
+# the writer (result_line.c) the image's.
 HOST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -Iinclude -Itools
-$(BUILD)/tools/%: tools/%.c tools/linecheck.c tools/linecheck.h lib/crc32.c
+LINE_SRCS := lib/linecheck.c lib/result_parse.c lib/result_line.c lib/crc32.c
+LINE_HDRS := include/linecheck.h include/result_line.h include/crc32.h
+$(BUILD)/tools/%: tools/%.c $(LINE_SRCS) $(LINE_HDRS)
 	@mkdir -p $(dir $@)
-	$(Q)cc $(HOST_CFLAGS) -o $@ $< tools/linecheck.c lib/crc32.c
+	$(Q)cc $(HOST_CFLAGS) -o $@ $< $(LINE_SRCS) -lm
 
 # The step detection is the image's own (lib/guess.c), as crc32.c is.
-$(BUILD)/tools/mmuguess: tools/mmuguess.c lib/guess.c lib/sort.c include/guess.h
+$(BUILD)/tools/mmuguess: tools/mmuguess.c lib/guess.c lib/sort.c include/guess.h $(LINE_SRCS) $(LINE_HDRS)
 	@mkdir -p $(dir $@)
-	$(Q)cc -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -Iinclude -o $@ tools/mmuguess.c lib/guess.c lib/sort.c
+	$(Q)cc $(HOST_CFLAGS) -o $@ tools/mmuguess.c lib/guess.c lib/sort.c $(LINE_SRCS) -lm
 
-# mmureport: the line check (linecheck.c), the step detection (guess.c) and
-# the tables' columns (table_defs.c) are the ones logcheck and the image use.
-REPORT_SRCS := tools/mmureport.c tools/report_parse.c tools/report_stats.c tools/report_out.c \
+# mmureport: the line check and parser (LINE_SRCS), the step detection
+# (guess.c) and the tables' columns (table_defs.c) are the ones logcheck and
+# the image use.
+REPORT_SRCS := tools/mmureport.c tools/report_parse.c tools/report_mmubench.c tools/report_lmbench.c \
+	tools/report_stats.c tools/report_out.c \
 	tools/report_compare.c tools/report_plot.c tools/report_bars.c tools/report_marks.c \
-	tools/report_html.c tools/linecheck.c lib/crc32.c lib/guess.c lib/table_defs.c lib/sort.c lib/sort_double.c
-$(BUILD)/tools/mmureport: $(REPORT_SRCS) tools/mmureport.h tools/report_plot.h tools/linecheck.h include/guess.h include/table_defs.h
+	tools/report_html.c $(LINE_SRCS) lib/guess.c lib/table_defs.c lib/sort.c lib/sort_double.c
+$(BUILD)/tools/mmureport: $(REPORT_SRCS) tools/mmureport.h tools/report_read.h tools/report_plot.h $(LINE_HDRS) include/guess.h include/table_defs.h
 	@mkdir -p $(dir $@)
 	$(Q)cc $(HOST_CFLAGS) -Wno-format-truncation -o $@ $(REPORT_SRCS) -lm
 
@@ -217,7 +225,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-saniti
 	-Iinclude -Itools
 fuzz: $(BUILD)/fuzz/fuzz_report $(BUILD)/fuzz/fuzz_args
 $(BUILD)/fuzz/fuzz_report: tools/fuzz/fuzz_report.c $(filter-out tools/mmureport.c,$(REPORT_SRCS)) \
-		tools/mmureport.h tools/linecheck.h
+		tools/mmureport.h $(LINE_HDRS)
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_report.c $(filter-out tools/mmureport.c,$(REPORT_SRCS)) -lm
 $(BUILD)/fuzz/fuzz_args: tools/fuzz/fuzz_args.c boot/args.c boot/args_linux.c include/args.h include/config.h

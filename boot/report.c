@@ -6,7 +6,7 @@
 #include "arch.h"
 #include "report.h"
 
-#define LINE_MAX_LEN	200
+#define LINE_MAX_LEN	RL_TEXT_MAX
 
 static unsigned seq;			/* last sequence number used */
 static int planned, numbered;		/* plan, results printed so far */
@@ -38,14 +38,12 @@ void console_printf(const char *fmt, ...)
 /* One protected line: "<text>  @<seq>:<crc32 of everything before ':'>". */
 static void emit(const char *text)
 {
-	char line[LINE_MAX_LEN + 32];
+	char line[LINE_MAX_LEN + RL_SEAL_MAX];
 	int n = snprintf(line, LINE_MAX_LEN, "%s", text);
 
 	if (n >= LINE_MAX_LEN)		/* never split a line: cut it visibly */
 		n = LINE_MAX_LEN - 1, line[n - 1] = '~';
-	n += sprintf(line + n, "  @%u", ++seq);
-	n += sprintf(line + n, ":%08lx\n", (unsigned long)crc32(0, line, n));
-	console_write(line, n);
+	console_write(line, rl_seal(line, n, ++seq));
 }
 
 static void emitf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -81,20 +79,6 @@ void report_diag(const char *fmt, ...)
 	emit(text);
 }
 
-/* Decimal with `decimals` digits after the point, no floating point. */
-int format_fixed(char *buf, unsigned long size, int64_t value, int decimals)
-{
-	static const int64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
-	const char *sign = value < 0 ? "-" : "";
-	uint64_t mag = value < 0 ? -(uint64_t)value : (uint64_t)value;
-
-	if (decimals <= 0)
-		return snprintf(buf, size, "%s%llu", sign, (unsigned long long)mag);
-	return snprintf(buf, size, "%s%llu.%0*llu", sign,
-			(unsigned long long)(mag / pow10[decimals]), decimals,
-			(unsigned long long)(mag % pow10[decimals]));
-}
-
 /* Kept for the tables and for report_lookup (curves' points are not). */
 #define MAX_MEASUREMENTS 2048
 static struct measurement {
@@ -104,32 +88,14 @@ static struct measurement {
 } measurements[MAX_MEASUREMENTS];
 static int nmeasurements, measurements_dropped;
 
-/* A curve's point, <pattern>_<bytes>_ns or <pages>p_ns: no table shows
- * one, and a curve of every mode would crowd the headlines out. */
-static int curve_point(const char *metric)
-{
-	size_t n = strlen(metric), i;
-
-	if (n < 4 || strcmp(metric + n - 3, "_ns"))
-		return 0;
-	i = n - 3;
-	if (i > 0 && metric[i - 1] == 'p')
-		i--;
-	if (i == 0 || metric[i - 1] < '0' || metric[i - 1] > '9')
-		return 0;
-	while (i > 0 && metric[i - 1] >= '0' && metric[i - 1] <= '9')
-		i--;
-	return i == 0 || metric[i - 1] == '_';
-}
-
 void report_measurement(const char *probe, const char *mode, const char *metric,
 			int64_t value, int decimals, const char *unit)
 {
-	char num[32];
+	char text[LINE_MAX_LEN];
 
-	format_fixed(num, sizeof(num), value, decimals);
-	emitf("# measurement %s.%s.%s %s %s", probe, mode, metric, num, unit);
-	if (curve_point(metric))
+	rl_measurement(text, sizeof(text), probe, mode, metric, value, decimals, unit);
+	emit(text);
+	if (rl_curve_point(metric, 0))
 		return;
 	if (nmeasurements == MAX_MEASUREMENTS) {
 		measurements_dropped++;
@@ -148,12 +114,12 @@ void report_measurement(const char *probe, const char *mode, const char *metric,
 void report_sample(const char *probe, const char *mode, const char *metric, int rep,
 		   int64_t value, int decimals, const char *unit)
 {
-	char num[32];
+	char text[LINE_MAX_LEN];
 
-	if (curve_point(metric))
+	if (rl_curve_point(metric, 0))
 		return;
-	format_fixed(num, sizeof(num), value, decimals);
-	emitf("# sample %s.%s.%s %d %s %s", probe, mode, metric, rep, num, unit);
+	rl_sample(text, sizeof(text), probe, mode, metric, rep, value, decimals, unit);
+	emit(text);
 }
 
 int report_lookup(const char *probe, const char *mode, const char *metric,
@@ -177,27 +143,38 @@ void report_set_current(const char *probe, const char *mode)
 	cur_mode = mode;
 }
 
+/* A result line: KTAP's, its directive (SKIP, TIMEOUT) and reason after '#'. */
+static void emit_result(int ok, const char *name, const char *directive, const char *reason)
+{
+	char text[LINE_MAX_LEN];
+
+	rl_result(text, sizeof(text), ok, ++numbered, name, directive, reason);
+	emit(text);
+}
+
 void report_result(const char *probe, const char *mode, int result, const char *reason)
 {
+	char name[64];
+
 	if (!report_first_result_ticks)
 		report_first_result_ticks = arch_ticks();
-	numbered++;
+	snprintf(name, sizeof(name), "%s.%s", probe, mode);
 	if (result == RESULT_SKIP) {
 		skipped++;
-		emitf("ok %d %s.%s # SKIP %s", numbered, probe, mode, reason);
+		emit_result(1, name, "SKIP", reason);
 		return;
 	}
 	if (result == RESULT_PASS)
 		passed++;
 	else
 		failed++;
-	if (result == RESULT_TIMEOUT) {		/* KTAP's directive, the reason after it */
-		emitf("not ok %d %s.%s # TIMEOUT %s", numbered, probe, mode, reason);
+	if (result == RESULT_TIMEOUT) {
+		emit_result(0, name, "TIMEOUT", reason);
 		return;
 	}
 	if (result != RESULT_PASS && reason && *reason)
 		report_diag("%s.%s: %s", probe, mode, reason);
-	emitf("%s %d %s.%s", result == RESULT_PASS ? "ok" : "not ok", numbered, probe, mode);
+	emit_result(result == RESULT_PASS, name, 0, 0);
 }
 
 void report_measurements_begin(void)
@@ -275,8 +252,8 @@ int report_abort(const char *why)
 			name_of(numbered, name, sizeof(name));
 		else
 			strcpy(name, "not-run");
-		numbered++, skipped++;
-		emitf("ok %d %s # SKIP not run: the run was aborted", numbered, name);
+		skipped++;
+		emit_result(1, name, "SKIP", "not run: the run was aborted");
 	}
 	if (in_measurements)
 		report_measurements_end();

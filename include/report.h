@@ -5,6 +5,7 @@
 #define REPORT_H
 #include <stdint.h>
 #include "crc32.h"
+#include "result_line.h"	/* format_fixed, the line grammar */
 #include "probe.h"	/* RESULT_PASS, RESULT_FAIL, RESULT_SKIP */
 
 /* Plain console text before the KTAP header (errors in boot arguments). */
@@ -27,7 +28,6 @@ void report_tables(void);			/* LMbench-style summary (tables.c) */
 void report_tables_begin(void);
 void report_table_line(const char *text);
 void report_tables_end(void);
-int format_fixed(char *buf, unsigned long size, int64_t value, int decimals);
 int  report_finish(void);			/* Totals + status; returns status */
 
 /* Look up a measurement already reported (for tables and later probes). */

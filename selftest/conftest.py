@@ -1,7 +1,8 @@
 """Shared helpers for the mmubench test suite: boot an image in QEMU through
-tools/run-qemu and parse what it printed."""
+tools/run-qemu and parse what it printed (through the result format's own
+reader: `logcheck --json`, lib/linecheck.c and lib/result_parse.c)."""
+import json
 import os
-import re
 import subprocess
 from dataclasses import dataclass, field
 
@@ -11,18 +12,13 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUN_QEMU = os.path.join(TOP, "tools", "run-qemu")
 LOGCHECK = os.path.join(TOP, "build", "tools", "logcheck")
 
-SUFFIX = re.compile(r"  @\d+:[0-9a-f]{8}$")
-MEASUREMENT = re.compile(r"^# measurement (\S+) (-?[0-9]+(?:\.[0-9]+)?) (\S+)$")
-SAMPLE = re.compile(r"^# sample (\S+) (\d+) (-?[0-9]+(?:\.[0-9]+)?) (\S+)$")
-RESULT = re.compile(r"^(ok|not ok) (\d+) (\S+)(?: # (SKIP|TIMEOUT) (.*))?$")
-
 
 @dataclass
 class Run:
     rc: int
     log: str
     stderr: str
-    lines: list = field(default_factory=list)       # protected lines, suffix removed
+    lines: list = field(default_factory=list)       # intact protected lines, suffix removed
     results: dict = field(default_factory=dict)     # "probe.mode" -> "ok"/"not ok"/"skip"
     skips: dict = field(default_factory=dict)       # "probe.mode" -> reason
     measurements: dict = field(default_factory=dict)  # "probe.mode.metric" -> (float, unit)
@@ -46,29 +42,30 @@ class Run:
         return None
 
 
+def checked_lines(log):
+    """The log's intact protected lines as logcheck --json reads them (dicts:
+    text, kind, name, value, ...), and logcheck's exit status."""
+    if not os.access(LOGCHECK, os.X_OK):
+        raise RuntimeError(f"{LOGCHECK} is not built (make tools)")
+    p = subprocess.run([LOGCHECK, "--json"], input=log.encode("utf-8", "replace"),
+                       capture_output=True, timeout=60)
+    return [json.loads(j) for j in p.stdout.decode().splitlines()], p.returncode
+
+
 def parse(log):
     run = Run(rc=0, log=log, stderr="")
-    for raw in log.splitlines():
-        line = raw.rstrip("\r")
-        if not SUFFIX.search(line):
-            continue
-        line = SUFFIX.sub("", line)
-        run.lines.append(line)
-        m = MEASUREMENT.match(line)
-        if m:
-            run.measurements[m.group(1)] = (float(m.group(2)), m.group(3))
-            continue
-        m = SAMPLE.match(line)
-        if m:
-            run.samples[(m.group(1), int(m.group(2)))] = float(m.group(3))
-            continue
-        m = RESULT.match(line)
-        if m:
-            if m.group(4) is not None:
-                run.results[m.group(3)] = m.group(4).lower()   # "skip", "timeout"
-                run.skips[m.group(3)] = m.group(5)
+    for j in checked_lines(log)[0]:
+        run.lines.append(j["text"])
+        if j["kind"] == "measurement":
+            run.measurements[j["name"]] = (float(j["value"]), j["unit"])
+        elif j["kind"] == "sample":
+            run.samples[(j["name"], j["rep"])] = float(j["value"])
+        elif j["kind"] == "result":
+            if j["directive"]:
+                run.results[j["name"]] = j["directive"].lower()   # "skip", "timeout"
+                run.skips[j["name"]] = j["reason"]
             else:
-                run.results[m.group(3)] = m.group(1)
+                run.results[j["name"]] = "ok" if j["ok"] else "not ok"
     return run
 
 

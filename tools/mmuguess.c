@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "guess.h"
+#include "result_line.h"
 
 struct curve {
 	char mode[32], pattern[16];
@@ -132,7 +133,17 @@ static void read_lmbench(const char *file, struct curve *c)
 		die(file, 0, "no \"stride= header: not lat_mem_rd output");
 }
 
-/* An mmubench log: "# measurement lat_mem.<mode>.<pattern>_<bytes>_ns <v> ns". */
+/* The log's largest cache the CPU reports: cpuid.<mode>.l<1-3>[d]_bytes. */
+static int cpuid_cache_bytes(const struct rl_line *l)
+{
+	const char *m = l->metric;
+
+	return !strcmp(l->probe, "cpuid") && m[0] == 'l' && m[1] >= '1' && m[1] <= '3' &&
+	       (!strcmp(m + 2, "_bytes") || !strcmp(m + 2, "d_bytes"));
+}
+
+/* An mmubench log: "# measurement lat_mem.<mode>.<pattern>_<bytes>_ns <v> ns",
+ * read with the result format's parser (lib/result_parse.c). */
 static void read_log(const char *file)
 {
 	FILE *f = fopen(file, "r");
@@ -142,43 +153,44 @@ static void read_log(const char *file)
 	if (!f)
 		die(file, 0, "cannot open");
 	while (fgets(line, sizeof(line), f)) {
-		char mode[32], pattern[16], unit[16];
-		unsigned long long bytes;
-		double ns;
+		struct rl_line l;
+		struct rl_point pt;
 		struct curve *c;
 
 		no++;
+		line[strcspn(line, "\r\n")] = 0;
+		line[rl_text_len(line)] = 0;
 		if (!strncmp(line, "# platform: QEMU", 16)) {
-			size_t n;
 			snprintf(emulated, sizeof(emulated), "%.150s", line + 12);
-			n = strcspn(emulated, "\r\n@");
-			while (n > 0 && emulated[n - 1] == ' ')
-				n--;
-			emulated[n] = 0;
 			continue;
 		}
-		if (sscanf(line, "# measurement cpuid.%31[^.].l%*1[123]%*1[d]_bytes %llu", mode, &bytes) == 2 ||
-		    sscanf(line, "# measurement cpuid.%31[^.].l%*1[123]_bytes %llu", mode, &bytes) == 2) {
-			if (bytes > cpu_top)
-				cpu_top = bytes;
+		if (rl_parse(line, &l) != RL_MEASUREMENT)
+			continue;
+		if (cpuid_cache_bytes(&l)) {
+			if (l.v > cpu_top)
+				cpu_top = (uint64_t)l.v;
 			continue;
 		}
-		if (sscanf(line, "# measurement tlb.%31[^.].reach_bytes %llu", mode, &bytes) == 2) {
-			c = find_curve(mode, "random");
+		if (!strcmp(l.probe, "tlb") && !strcmp(l.metric, "reach_bytes")) {
+			c = find_curve(l.mode, "random");
 			if (!c)
 				die(file, no, "too many curves");
-			c->reach = bytes;
+			c->reach = (uint64_t)l.v;
 			continue;
 		}
-		if (sscanf(line, "# measurement lat_mem.%31[^.].%15[a-z]_%llu_ns %lf %15s", mode,
-			   pattern, &bytes, &ns, unit) != 5)
+		if (strcmp(l.probe, "lat_mem") || !rl_curve_point(l.metric, &pt) || pt.pages ||
+		    !pt.prefix_len || pt.prefix_len >= sizeof(c->pattern) ||
+		    strspn(l.metric, "abcdefghijklmnopqrstuvwxyz") != pt.prefix_len ||
+		    strcmp(l.metric + strlen(l.metric) - 3, "_ns"))
 			continue;
-		if (strcmp(unit, "ns") || ns <= 0)
+		if (strcmp(l.unit, "ns") || l.v <= 0)
 			die(file, no, "a lat_mem curve point that is not a positive time in ns");
-		c = find_curve(mode, pattern);
+		char pattern[16];
+		snprintf(pattern, sizeof(pattern), "%.*s", (int)pt.prefix_len, l.metric);
+		c = find_curve(l.mode, pattern);
 		if (!c)
 			die(file, no, "too many curves");
-		add_point(c, bytes, (int64_t)(ns * 100.0 + 0.5), file, no);
+		add_point(c, pt.number, (int64_t)(l.v * 100.0 + 0.5), file, no);
 	}
 	fclose(f);
 	if (!ncurves)

@@ -8,7 +8,7 @@
  *   mmureport --mwu X1,X2,... Y1,Y2,...
  *
  * Inputs (stdin without FILE): console logs of any board and any number of
- * runs, checked line by line by tools/linecheck.c as logcheck checks them,
+ * runs, checked line by line by lib/linecheck.c as logcheck checks them,
  * and LMbench lat_mem_rd output.  See doc/mmureport.md.
  * Exit status: 0 report written; 1 --strict and lines were lost or garbled;
  * 2 an input is not a usable log (not a log, truncated, unknown format

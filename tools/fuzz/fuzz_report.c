@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: mmureport's log parser (tools/report_parse.c with the
+ * libFuzzer target: mmureport's log parser (tools/report_parse.c and its readers, with the
  * shared line check) and what it feeds: the tables, CSV and JSON.
  * Built by `make fuzz` with clang -fsanitize=fuzzer,address,undefined.
  */

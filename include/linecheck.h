@@ -1,6 +1,7 @@
 /*
- * linecheck: the per-line integrity check of an mmubench console log,
- * shared by logcheck (a captured file) and console (a live serial line).
+ * linecheck: the per-line integrity check of an mmubench console log
+ * (lib/linecheck.c), shared by logcheck (a captured file), console (a live
+ * serial line) and mmureport; the host tools only (it writes to stderr).
  *
  * Feed every line, without its line ending, to linecheck_line(); it checks
  * the "  @<seq>:<crc32>" suffix of each line from "KTAP version 1" to the
@@ -29,6 +30,9 @@ struct linecheck {
 	unsigned long bad_seq, bad_expected;
 	/* Messages: at most max_complaints (0: no limit), then one saying so. */
 	unsigned long complaints, max_complaints;
+	/* After linecheck_line(): the protected line it found intact (LC_OK,
+	 * or LC_SEQ: lines before it lost), its suffix off; else 0. */
+	const char *text;
 };
 
 /* What linecheck_line() made of a line. */

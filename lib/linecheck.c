@@ -1,10 +1,12 @@
-/* The integrity check of an mmubench log, line by line (see linecheck.h). */
+/* The integrity check of an mmubench log, line by line (include/linecheck.h):
+ * the host tools' half of the result format with lib/result_parse.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "crc32.h"
 #include "linecheck.h"
+#include "result_line.h"
 
 void linecheck_init(struct linecheck *lc, const char *prog)
 {
@@ -70,6 +72,7 @@ enum lc_verdict linecheck_line(struct linecheck *lc, char *line)
 	size_t n = strlen(line);
 
 	lc->lineno++;
+	lc->text = 0;
 	if (lc->ended)
 		return LC_CHATTER;	/* the loader's own messages after the end */
 	if (!lc->in_ktap) {
@@ -89,13 +92,18 @@ enum lc_verdict linecheck_line(struct linecheck *lc, char *line)
 		const char *at = strrchr(line, '@');
 		if (at && at[1] >= '0' && at[1] <= '9')
 			lc->seq = strtoul(at + 1, 0, 10);
+		if (len == -2) {
+			line[rl_text_len(line)] = 0;
+			lc->text = line;
+		}
 		return len == -2 ? LC_SEQ : LC_BAD;
 	}
 	lc->seq++;
 	line[len] = 0;
+	lc->text = line;
 
-	unsigned long a, b, c;
-	char word[16];
+	struct rl_line l;
+	unsigned long a, b;
 	if (!strcmp(line, "# tables begin")) {
 		lc->in_table = 1, lc->table_lines = 0, lc->table_crc = 0;
 	} else if (sscanf(line, "# tables end lines=%lu crc=%lx", &a, &b) == 2) {
@@ -106,23 +114,30 @@ enum lc_verdict linecheck_line(struct linecheck *lc, char *line)
 		else if (b != lc->table_crc)
 			complain(lc, "table lines garbled (%s)", line);
 		lc->in_table = 0;
-	} else if (sscanf(line, "1..%lu", &a) == 1) {
-		lc->plan = a, lc->have_plan = 1;
-	} else if (!strncmp(line, "ok ", 3) || !strncmp(line, "not ok ", 7)) {
+	} else switch (rl_parse(line, &l)) {
+	case RL_PLAN:
+		lc->plan = l.number, lc->have_plan = 1;
+		break;
+	case RL_RESULT:
 		lc->results++;
-		if (line[0] == 'n')
+		if (!l.ok)
 			lc->fail++;
-		else if (strstr(line, " # SKIP"))
+		else if (!strcmp(l.directive, "SKIP"))
 			lc->skip++;
 		else
 			lc->pass++;
-	} else if (sscanf(line, "# Totals: pass:%lu fail:%lu skip:%lu", &a, &b, &c) == 3) {
-		lc->have_totals = 1, lc->totals_fail = b;
-		if (a != lc->pass || b != lc->fail || c != lc->skip)
+		break;
+	case RL_TOTALS:
+		lc->have_totals = 1, lc->totals_fail = l.fail;
+		if (l.pass != lc->pass || l.fail != lc->fail || l.skip != lc->skip)
 			complain(lc, "Totals do not match the result lines: %s", line);
-	} else if (sscanf(line, "# mmubench status: %15s", word) == 1) {
-		lc->status = !strcmp(word, "pass") ? 0 : 1;
+		break;
+	case RL_STATUS:
+		lc->status = !strcmp(l.status, "pass") ? 0 : 1;
 		lc->ended = 1;
+		break;
+	default:
+		break;
 	}
 	return LC_OK;
 }

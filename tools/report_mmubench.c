@@ -1,0 +1,269 @@
+/*
+ * mmureport's reader of mmubench console logs (QEMU output, tools/console
+ * captures, LAVA logs, CRLF, stray bytes before "KTAP version 1") and of
+ * LAVA's output.yaml (its "target" records are the console's lines).
+ *
+ * Every line of a log goes through the shared integrity check
+ * (lib/linecheck.c, as logcheck and console use it); only lines it
+ * accepts give values, read by the format's one parser (lib/result_parse.c).
+ * A line that is intact but out of sequence (lines were lost before it)
+ * still counts: its CRC is good.  A garbled line gives nothing.  A prefix
+ * before "KTAP version 1" (a LAVA or capture tool's timestamp) is taken off
+ * every later line of the same shape (digits where it has digits, the same
+ * other characters).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linecheck.h"
+#include "report_read.h"
+#include "result_line.h"
+
+/* The banner's lines a run is labelled with. */
+static void take_banner(struct run *r, const char *text)
+{
+	if (!strncmp(text, "# mmubench ", 11) && strstr(text, " on ")) {
+		/* "# mmubench <version> on <board> (<arch>), entered by ..." */
+		if (sscanf(text, "# mmubench %47s on %23s (%15[^)])", r->version, r->board,
+			   r->arch) < 2)
+			r->board[0] = 0;
+	} else if (!strncmp(text, "# cpu: ", 7) && !r->cpu[0]) {
+		/* The first names the CPU; the sandbox's second says where it is pinned. */
+		snprintf(r->cpu, sizeof(r->cpu), "%s", text + 7);
+	} else if (!strncmp(text, "# platform: ", 12)) {
+		snprintf(r->platform, sizeof(r->platform), "%s", text + 12);
+	} else if (!strncmp(text, "# run: ", 7)) {
+		const char *reps = strstr(text, "reps=");
+		snprintf(r->args, sizeof(r->args), "%s", text + 7);
+		if (reps)
+			r->reps = atoi(reps + 5);
+	}
+}
+
+/* One accepted line of a run (its suffix already off). */
+static void take_line(struct run *r, const char *text, unsigned long lineno)
+{
+	struct rl_line l;
+	struct meas *m;
+	struct result *res;
+	const char *dot;
+
+	switch (rl_parse(text, &l)) {
+	case RL_MEASUREMENT:
+		m = meas_slot(r, l.probe, l.mode, l.metric, l.unit);
+		m->value = l.v;
+		m->decimals = l.decimals;
+		m->line = lineno;
+		return;
+	case RL_SAMPLE:
+		m = meas_slot(r, l.probe, l.mode, l.metric, l.unit);
+		m->samples = realloc(m->samples, (m->nsamples + 1) * sizeof(double));
+		if (!m->samples)
+			exit(3);
+		m->samples[m->nsamples++] = l.v;
+		return;
+	case RL_RESULT:
+		r->res = grow(r->res, &r->rescap, r->nres + 1, sizeof(*r->res));
+		res = &r->res[r->nres++];
+		snprintf(res->name, sizeof(res->name), "%s", l.name);
+		snprintf(res->verdict, sizeof(res->verdict), "%s",
+			 !strcmp(l.directive, "SKIP") ? "skip" :
+			 !strcmp(l.directive, "TIMEOUT") ? "timeout" : l.ok ? "ok" : "not ok");
+		dot = strchr(res->name, '.');
+		if (dot && dot[1] && strcmp(dot + 1, "none"))
+			add_mode(r, dot + 1);
+		return;
+	case RL_STATUS:
+		snprintf(r->status, sizeof(r->status), "%s", l.status);
+		return;
+	default:
+		take_banner(r, text);
+		return;
+	}
+}
+
+/* Does `line` begin with the prefix's shape (digits for digits)? */
+static int same_shape(const char *line, const char *prefix, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!line[i])
+			return 0;
+		if (isdigit((unsigned char)prefix[i]) ? !isdigit((unsigned char)line[i])
+						       : line[i] != prefix[i])
+			return 0;
+	}
+	return 1;
+}
+
+/* LAVA output.yaml: `- {"dt": ..., "lvl": "target", "msg": "<line>"}`.
+ * Returns 1 with the message in out, 0 for any other record. */
+static int lava_target(const char *line, char *out, size_t size)
+{
+	const char *p = strstr(line, "\"msg\": \"");
+	size_t n = 0;
+
+	if (!strstr(line, "\"lvl\": \"target\"") || !p)
+		return 0;
+	for (p += 8; *p && *p != '"' && n + 1 < size; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			if (*p == 'n')
+				out[n++] = '\n';
+			else if (*p == 't')
+				out[n++] = '\t';
+			else if (*p == 'r')
+				out[n++] = '\r';
+			else if (*p == 'u' && isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2]) &&
+				 isxdigit((unsigned char)p[3]) && isxdigit((unsigned char)p[4])) {
+				char hex[5] = { p[1], p[2], p[3], p[4], 0 };
+				long c = strtol(hex, 0, 16);
+				out[n++] = c > 0 && c < 128 ? (char)c : '?';
+				p += 4;
+			} else
+				out[n++] = *p;
+		} else
+			out[n++] = *p;
+	}
+	out[n] = 0;
+	while (n && (out[n - 1] == '\r' || out[n - 1] == '\n'))
+		out[--n] = 0;
+	return 1;
+}
+
+static int finish_run(struct linecheck *lc, struct run *r, struct report *rep)
+{
+	int v = linecheck_finish(lc);
+
+	if (v == 2) {
+		if (!lc->ended)
+			return -1;	/* truncated: fatal */
+		if (!r->losses)
+			r->losses = 1;	/* plan, Totals or tables did not add up */
+	}
+	rep->losses += r->losses;
+	return 0;
+}
+
+/* One log being read: its lines' check, the run they go to. */
+struct reader {
+	struct report *rep;
+	const char *name, *date;
+	struct linecheck lc;
+	char prog[300];
+	struct run *r;
+	char prefix[64];	/* what came before "KTAP version 1" on its line */
+	size_t plen;
+	unsigned long no;	/* the line number in the input */
+	int ktap, open, intact;
+};
+
+/* "KTAP version <digits>" in the line, or 0 ("KTAP version" in prose). */
+static char *ktap_header(char *text)
+{
+	char *k = strstr(text, "KTAP version ");
+
+	if (k && (!k[13] || strspn(k + 13, "0123456789") != strlen(k + 13)))
+		return 0;
+	return k;
+}
+
+/* A new report from its header k (in text); -1: fatal. */
+static int begin_run(struct reader *rd, const char *text, char *k)
+{
+	if (strcmp(k + 13, "1")) {
+		fprintf(stderr, "mmureport: %s: line %lu: unknown format version '%.40s' "
+			"(mmureport reads KTAP version 1)\n", rd->name, rd->no, k);
+		return -1;
+	}
+	if (rd->open) {
+		fprintf(stderr, "mmureport: %s: line %lu: a new report begins before the "
+			"status line of the one at line %lu: the board reset, the log is truncated\n",
+			rd->name, rd->no, (unsigned long)rd->r->index);
+		return -1;
+	}
+	rd->r = new_run(rd->rep, rd->name, rd->date);
+	rd->r->index = (int)rd->no;	/* for the message above; renumbered later */
+	linecheck_init(&rd->lc, rd->prog);
+	rd->lc.max_complaints = 20;
+	rd->plen = k - text < (long)sizeof(rd->prefix) ? (size_t)(k - text) : 0;
+	memcpy(rd->prefix, text, rd->plen);
+	rd->prefix[rd->plen] = 0;
+	rd->lc.lineno = rd->no - 1;
+	linecheck_line(&rd->lc, k);
+	rd->open = 1, rd->ktap = 1;
+	return 0;
+}
+
+/* A line of an open report, through the check; -1: fatal. */
+static int checked_line(struct reader *rd, char *text)
+{
+	struct linecheck *lc = &rd->lc;
+	struct run *r = rd->r;
+
+	if (rd->plen && same_shape(text, rd->prefix, rd->plen))
+		text += rd->plen;
+	lc->lineno = rd->no - 1;
+	enum lc_verdict v = linecheck_line(lc, text);
+	if (v == LC_OK) {
+		rd->intact++;
+		take_line(r, lc->text, rd->no);
+	} else if (v == LC_SEQ) {
+		/* Intact (its CRC is good): lines before it were lost, or it repeats. */
+		r->losses++;
+		if (lc->bad_seq > lc->bad_expected) {
+			unsigned long lost = lc->bad_seq - lc->bad_expected;
+			if (lc->complaints <= lc->max_complaints)
+				fprintf(stderr, "mmureport: %s: line %lu: sequence number%s %lu%s%.0lu missing "
+				"before this line: what they held is not in the report\n", rd->name, rd->no,
+				lost > 1 ? "s" : "", lc->bad_expected, lost > 1 ? "-" : "",
+				lost > 1 ? lc->bad_seq - 1 : 0);
+			take_line(r, lc->text, rd->no);
+		}
+	} else if (v == LC_BAD) {
+		r->losses++;	/* linecheck named it; nothing on it is used */
+	}
+	if (lc->ended) {
+		rd->open = 0;
+		if (finish_run(lc, r, rd->rep) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int read_mmubench(struct report *rep, const char *name, const char *buf, size_t len,
+		  const char *date)
+{
+	static char raw[LINE_MAX_LEN], line[LINE_MAX_LEN];
+	struct reader rd;
+	size_t pos = 0;
+	int lava = lava_yaml(buf, len);
+
+	memset(&rd, 0, sizeof(rd));
+	rd.rep = rep, rd.name = name, rd.date = date;
+	snprintf(rd.prog, sizeof(rd.prog), "mmureport: %s", name);
+	while (next_line(buf, len, &pos, raw)) {
+		char *text = raw, *k;
+
+		rd.no++;
+		if (lava) {
+			if (!lava_target(raw, line, sizeof(line)))
+				continue;
+			text = line;
+		}
+		if ((k = ktap_header(text))) {
+			if (begin_run(&rd, text, k) < 0)
+				return -1;
+		} else if (rd.open && checked_line(&rd, text) < 0) {
+			return -1;
+		}
+	}
+	if (!rd.ktap || !rd.intact) {
+		fprintf(stderr, "mmureport: %s: not an mmubench log: %s\n", name, rd.ktap ?
+			"'KTAP version 1' but not one intact line after it" : "no 'KTAP version 1' line");
+		return -1;
+	}
+	if (rd.open && finish_run(&rd.lc, rd.r, rep) < 0)
+		return -1;
+	return 0;
+}

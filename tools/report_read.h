@@ -1,0 +1,35 @@
+/*
+ * mmureport's readers, one file per input format, and what they share
+ * (report_parse.c): report_mmubench.c (mmubench console logs, also as
+ * LAVA output.yaml records), report_lmbench.c (LMbench lat_mem_rd).
+ * report_parse.c's read_input() picks the reader of an input.
+ */
+#ifndef REPORT_READ_H
+#define REPORT_READ_H
+
+#include <stddef.h>
+#include "mmureport.h"
+
+#define LINE_MAX_LEN 4096
+
+void *grow(void *p, int *cap, int need, size_t size);
+struct run *new_run(struct report *rep, const char *file, const char *date);
+void add_mode(struct run *r, const char *mode);
+/* The entry a measurement or sample line fills: an open one of the same
+ * name (samples come before their median), else a new one. */
+struct meas *meas_slot(struct run *r, const char *probe, const char *mode, const char *metric,
+		       const char *unit);
+/* The next line of buf from *pos (LINE_MAX_LEN bytes), NULs made visible,
+ * CR and LF off; 0 at the end. */
+int next_line(const char *buf, size_t len, size_t *pos, char *line);
+
+/* LAVA's output.yaml: a list of flow-style records, "- {...}". */
+int lava_yaml(const char *buf, size_t len);
+
+/* The readers: 0, or -1 on a fatal error (with a message naming the file). */
+int read_mmubench(struct report *rep, const char *name, const char *buf, size_t len,
+		  const char *date);
+int read_lmbench(struct report *rep, const char *name, const char *buf, size_t len,
+		 const char *date);
+
+#endif
