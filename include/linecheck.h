@@ -4,8 +4,10 @@
  * serial line) and mmureport; the host tools only (it writes to stderr).
  *
  * Feed every line, without its line ending, to linecheck_line(); it checks
- * the "  @<seq>:<crc32>" suffix of each line from "KTAP version 1" to the
- * status line, the table block's count and CRC, the plan and the Totals.
+ * the seal of each line from "KTAP version 1" to the status line (its
+ * "  @<seq>:<crc32>" suffix, or for the plan and result lines the
+ * "# @<seq>:<crc32>" line right after), the table block's count and CRC,
+ * the plan and the Totals.
  * linecheck_finish() gives the verdict: 0 intact and passed, 1 intact and
  * failed, 2 not intact or truncated.
  */
@@ -33,6 +35,9 @@ struct linecheck {
 	/* After linecheck_line(): the protected line it found intact (LC_OK,
 	 * or LC_SEQ: lines before it lost), its suffix off; else 0. */
 	const char *text;
+	/* A KTAP line (plan, result) held until its seal, the next line. */
+	int holding;
+	char held[512];
 };
 
 /* What linecheck_line() made of a line. */
@@ -42,10 +47,12 @@ enum lc_verdict {
 	LC_OK,		/* protected, intact, in sequence: the suffix is cut off */
 	LC_SEQ,		/* intact (CRC good) but out of sequence: lines lost or repeated */
 	LC_BAD,		/* garbled: no suffix, bad suffix or CRC mismatch */
+	LC_HELD,	/* a KTAP line: checked with its seal, the next line */
 };
 
 void linecheck_init(struct linecheck *lc, const char *prog);
-/* Check one line (modified in place: the suffix is cut off when LC_OK).
+/* Check one line (modified in place: the suffix is cut off when LC_OK; the
+ * protected text it completed, maybe a held KTAP line, is lc->text).
  * Line numbers in messages count the calls, or set lc->lineno to the
  * number before the line less one. */
 enum lc_verdict linecheck_line(struct linecheck *lc, char *line);

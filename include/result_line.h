@@ -13,15 +13,22 @@
 
 /* The longest text of a line the image writes, before its suffix. */
 #define RL_TEXT_MAX	200
-/* What rl_seal() appends at most: "  @<seq>:<8 hex>\n". */
+/* What rl_seal() appends at most: "\n# @<seq>:<8 hex>\n". */
 #define RL_SEAL_MAX	24
 
 /* ---- writing (the image and the host) ---- */
 
 /* Decimal with `decimals` digits after the point, no floating point. */
 int format_fixed(char *buf, unsigned long size, int64_t value, int decimals);
-/* Append "  @<seq>:<crc32 of everything before ':'>\n" to the n bytes of
- * line (room for RL_SEAL_MAX more); returns the new length. */
+/* The KTAP lines (the plan, the results), which KTAP readers parse: their
+ * integrity field is not on them (it would become part of a test's name
+ * or SKIP reason) but on the line after, "# @<seq>:<crc>". */
+int rl_ktap_line(const char *text);
+/* Seal the n bytes of line (NUL-terminated, room for RL_SEAL_MAX more) as
+ * protected line number seq; returns the new length.  The CRC-32 covers
+ * the line's text followed by "  @<seq>"; it goes after that as
+ * ":<8 hex>\n", or for a KTAP line, "\n# @<seq>:<8 hex>\n" (the same
+ * CRC: the text's seal moved to the next line). */
 size_t rl_seal(char *line, size_t n, unsigned seq);
 /* "# measurement <probe>.<mode>.<metric> <value> <unit>" */
 int rl_measurement(char *buf, size_t size, const char *probe, const char *mode,

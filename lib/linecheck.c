@@ -67,54 +67,23 @@ static long check_suffix(struct linecheck *lc, const char *line, unsigned long e
 	return at - 2 - line;
 }
 
-enum lc_verdict linecheck_line(struct linecheck *lc, char *line)
+/* What an intact line says: the tables' block, the plan, the results,
+ * the Totals and the status. */
+static void account(struct linecheck *lc, const char *text)
 {
-	size_t n = strlen(line);
-
-	lc->lineno++;
-	lc->text = 0;
-	if (lc->ended)
-		return LC_CHATTER;	/* the loader's own messages after the end */
-	if (!lc->in_ktap) {
-		if (!strcmp(line, "KTAP version 1"))
-			lc->in_ktap = 1;
-		return LC_CHATTER;
-	}
-	if (lc->in_table && strncmp(line, "# tables end", 12)) {
-		lc->table_crc = crc32(lc->table_crc, line, n);
-		lc->table_crc = crc32(lc->table_crc, "\n", 1);
-		lc->table_lines++;
-		return LC_TABLE;
-	}
-	long len = check_suffix(lc, line, lc->seq + 1);
-	if (len < 0) {
-		/* Resynchronise on the line's own number, if it has one. */
-		const char *at = strrchr(line, '@');
-		if (at && at[1] >= '0' && at[1] <= '9')
-			lc->seq = strtoul(at + 1, 0, 10);
-		if (len == -2) {
-			line[rl_text_len(line)] = 0;
-			lc->text = line;
-		}
-		return len == -2 ? LC_SEQ : LC_BAD;
-	}
-	lc->seq++;
-	line[len] = 0;
-	lc->text = line;
-
 	struct rl_line l;
 	unsigned long a, b;
-	if (!strcmp(line, "# tables begin")) {
+	if (!strcmp(text, "# tables begin")) {
 		lc->in_table = 1, lc->table_lines = 0, lc->table_crc = 0;
-	} else if (sscanf(line, "# tables end lines=%lu crc=%lx", &a, &b) == 2) {
+	} else if (sscanf(text, "# tables end lines=%lu crc=%lx", &a, &b) == 2) {
 		if (!lc->in_table)
-			complain(lc, "%s without tables begin", line);
+			complain(lc, "%s without tables begin", text);
 		else if (a != lc->table_lines)
-			complain(lc, "table lines lost or added (%s)", line);
+			complain(lc, "table lines lost or added (%s)", text);
 		else if (b != lc->table_crc)
-			complain(lc, "table lines garbled (%s)", line);
+			complain(lc, "table lines garbled (%s)", text);
 		lc->in_table = 0;
-	} else switch (rl_parse(line, &l)) {
+	} else switch (rl_parse(text, &l)) {
 	case RL_PLAN:
 		lc->plan = l.number, lc->have_plan = 1;
 		break;
@@ -130,7 +99,7 @@ enum lc_verdict linecheck_line(struct linecheck *lc, char *line)
 	case RL_TOTALS:
 		lc->have_totals = 1, lc->totals_fail = l.fail;
 		if (l.pass != lc->pass || l.fail != lc->fail || l.skip != lc->skip)
-			complain(lc, "Totals do not match the result lines: %s", line);
+			complain(lc, "Totals do not match the result lines: %s", text);
 		break;
 	case RL_STATUS:
 		lc->status = !strcmp(l.status, "pass") ? 0 : 1;
@@ -139,7 +108,82 @@ enum lc_verdict linecheck_line(struct linecheck *lc, char *line)
 	default:
 		break;
 	}
+}
+
+/* A line that carries its seal, "<text>  @<seq>:<crc>" (cut to its text
+ * when intact). */
+static enum lc_verdict check_sealed(struct linecheck *lc, char *line)
+{
+	long len = check_suffix(lc, line, lc->seq + 1);
+
+	if (len < 0) {
+		/* Resynchronise on the line's own number, if it has one. */
+		const char *at = strrchr(line, '@');
+		if (at && at[1] >= '0' && at[1] <= '9')
+			lc->seq = strtoul(at + 1, 0, 10);
+		if (len == -1)
+			return LC_BAD;
+		line[rl_text_len(line)] = 0;
+		lc->text = line;
+		return LC_SEQ;
+	}
+	lc->seq++;
+	line[len] = 0;
+	lc->text = line;
+	account(lc, line);
 	return LC_OK;
+}
+
+/* The line after a held KTAP line: its seal "# @<seq>:<crc>", checked as if
+ * at the KTAP line's end; anything else means the seal was lost. */
+static int take_seal(struct linecheck *lc, const char *line, enum lc_verdict *v)
+{
+	lc->holding = 0;
+	if (strncmp(line, "# @", 3)) {
+		complain(lc, "no integrity comment \"# @<seq>:<crc>\" after the line before: %s",
+			 lc->held);
+		return 0;
+	}
+	size_t n = strlen(lc->held);
+	snprintf(lc->held + n, sizeof(lc->held) - n, "  %s", line + 2);
+	*v = check_sealed(lc, lc->held);
+	return 1;
+}
+
+enum lc_verdict linecheck_line(struct linecheck *lc, char *line)
+{
+	size_t n = strlen(line);
+	enum lc_verdict v;
+
+	lc->lineno++;
+	lc->text = 0;
+	if (lc->ended)
+		return LC_CHATTER;	/* the loader's own messages after the end */
+	if (!lc->in_ktap) {
+		if (!strcmp(line, "KTAP version 1"))
+			lc->in_ktap = 1;
+		return LC_CHATTER;
+	}
+	if (lc->holding && take_seal(lc, line, &v))
+		return v;
+	if (lc->in_table && strncmp(line, "# tables end", 12)) {
+		lc->table_crc = crc32(lc->table_crc, line, n);
+		lc->table_crc = crc32(lc->table_crc, "\n", 1);
+		lc->table_lines++;
+		return LC_TABLE;
+	}
+	if (rl_ktap_line(line) && rl_text_len(line) == n) {
+		/* A KTAP line (no seal of its own: older logs have one): its seal
+		 * is the next line. */
+		if (n + RL_SEAL_MAX >= sizeof(lc->held)) {
+			complain(lc, "a KTAP line too long to be the image's: %s", line);
+			return LC_BAD;
+		}
+		memcpy(lc->held, line, n + 1);
+		lc->holding = 1;
+		return LC_HELD;
+	}
+	return check_sealed(lc, line);
 }
 
 int linecheck_finish(struct linecheck *lc)
@@ -156,6 +200,8 @@ int linecheck_finish(struct linecheck *lc)
 	}
 	if (lc->in_table)
 		complain(lc, "%s", "tables never ended");
+	if (lc->holding)
+		complain(lc, "no integrity comment after the last line: %s", lc->held);
 	if (!lc->have_plan || !lc->have_totals)
 		complain(lc, "%s", lc->have_plan ? "no Totals line" : "no plan line");
 	else if (lc->results != lc->plan) {

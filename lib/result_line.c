@@ -18,11 +18,20 @@ int format_fixed(char *buf, unsigned long size, int64_t value, int decimals)
 			(unsigned long long)(mag % pow10[decimals]));
 }
 
+int rl_ktap_line(const char *text)
+{
+	return !strncmp(text, "ok ", 3) || !strncmp(text, "not ok ", 7) || !strncmp(text, "1..", 3);
+}
+
 size_t rl_seal(char *line, size_t n, unsigned seq)
 {
-	n += sprintf(line + n, "  @%u", seq);
-	n += sprintf(line + n, ":%08lx\n", (unsigned long)crc32(0, line, n));
-	return n;
+	char at[16];
+	int k = sprintf(at, "  @%u", seq);
+	unsigned long crc = crc32(crc32(0, line, n), at, k);
+
+	if (rl_ktap_line(line))		/* its integrity on a line of its own */
+		return n + sprintf(line + n, "\n# @%u:%08lx\n", seq, crc);
+	return n + sprintf(line + n, "%s:%08lx\n", at, crc);
 }
 
 int rl_measurement(char *buf, size_t size, const char *probe, const char *mode,

@@ -232,7 +232,7 @@ def test_uboot_go_entry_and_return(tmp_path):
     assert "entered by U-Boot go (EAX = argc, EDX = argv)" in first, log
     assert "run: 1 probe(s) x 3 mode(s)" in first and "exit=return" in first, log
     for mode in ("flat", "2level", "pae2m"):
-        assert re.search(rf"^ok \d+ boot\.{mode}  @", first, re.M), log
+        assert re.search(rf"^ok \d+ boot\.{mode}\n# @\d+:[0-9a-f]{{8}}$", first, re.M), log
     assert "# mmubench status: pass" in first
     assert "## Application terminated, rc = 0x0" in first, log
     # Second go on the same copy: refused in words, rc 0x7e.
