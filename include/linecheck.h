@@ -35,8 +35,10 @@ struct linecheck {
 	/* After linecheck_line(): the protected line it found intact (LC_OK,
 	 * or LC_SEQ: lines before it lost), its suffix off; else 0. */
 	const char *text;
+	unsigned long text_lineno;	/* text's own line number */
 	/* A KTAP line (plan, result) held until its seal, the next line. */
 	int holding;
+	unsigned long held_lineno;
 	char held[512];
 };
 

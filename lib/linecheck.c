@@ -147,6 +147,7 @@ static int take_seal(struct linecheck *lc, const char *line, enum lc_verdict *v)
 	size_t n = strlen(lc->held);
 	snprintf(lc->held + n, sizeof(lc->held) - n, "  %s", line + 2);
 	*v = check_sealed(lc, lc->held);
+	lc->text_lineno = lc->held_lineno;
 	return 1;
 }
 
@@ -157,6 +158,7 @@ enum lc_verdict linecheck_line(struct linecheck *lc, char *line)
 
 	lc->lineno++;
 	lc->text = 0;
+	lc->text_lineno = lc->lineno;
 	if (lc->ended)
 		return LC_CHATTER;	/* the loader's own messages after the end */
 	if (!lc->in_ktap) {
@@ -180,7 +182,7 @@ enum lc_verdict linecheck_line(struct linecheck *lc, char *line)
 			return LC_BAD;
 		}
 		memcpy(lc->held, line, n + 1);
-		lc->holding = 1;
+		lc->holding = 1, lc->held_lineno = lc->lineno;
 		return LC_HELD;
 	}
 	return check_sealed(lc, line);

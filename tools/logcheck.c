@@ -12,7 +12,7 @@
  *
  * --json prints every intact protected line instead, one JSON object a
  * line, as the result format's parser (lib/result_parse.c) reads it:
- *   {"line": 27, "seq": 27, "in_sequence": true, "text": "ok 1 boot.real",
+ *   {"line": 30, "seq": 27, "in_sequence": true, "text": "ok 1 boot.real",
  *    "kind": "result", "ok": true, "number": 1, "name": "boot.real",
  *    "directive": "", "reason": ""}
  * kinds: plan (number), result, measurement (name, value as printed, unit),
@@ -55,7 +55,7 @@ static void print_json(const struct linecheck *lc, const char *text, int in_sequ
 	struct rl_line l;
 	enum rl_kind k = rl_parse(text, &l);
 
-	printf("{\"line\": %lu, \"seq\": %lu, \"in_sequence\": %s", lc->lineno,
+	printf("{\"line\": %lu, \"seq\": %lu, \"in_sequence\": %s", lc->text_lineno,
 	       in_sequence ? lc->seq : lc->bad_seq, in_sequence ? "true" : "false");
 	json_str("text", text);
 	json_str("kind", kinds[k]);
