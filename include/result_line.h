@@ -1,6 +1,6 @@
 /*
  * The result line: the one grammar of what mmubench prints between
- * "KTAP version 1" and its status line (NOTES / doc "Result format").
+ * "KTAP version 1" and its status line (doc/result-format.md).
  * The image writes with the first half (lib/result_line.c); the host tools
  * read with the second (lib/result_parse.c) after the integrity check
  * (include/linecheck.h, lib/linecheck.c) has taken the "  @<seq>:<crc>"
