@@ -2,8 +2,9 @@
  * mmureport's model of what it read: runs (one mmubench report, from
  * "KTAP version 1" to its status line, or one LMbench lat_mem_rd file),
  * their measurements with each repetition's sample, and their curves.
- * report_parse.c fills it, report_stats.c tests, report_out.c,
- * report_compare.c and report_plot.c print it.
+ * report_parse.c fills it, report_stats.c tests, report_tables.c,
+ * report_data.c (CSV, JSON), report_compare.c (with report_sides.c) and
+ * report_plot.c print it.
  */
 #ifndef MMUREPORT_H
 #define MMUREPORT_H
@@ -89,14 +90,18 @@ int mwu_needed_reps(double level);
  * becomes max over j <= i of min(1, (n - j + 1) p_(j)). */
 void holm_adjust(double *p, int n);
 
-/* report_out.c */
+/* report_tables.c */
 void print_tables(FILE *f, const struct report *rep);
+
+/* report_data.c */
 int write_csv(FILE *f, const struct report *rep);
 void write_json_runs(FILE *f, const struct report *rep);
 /* A count the image prints only where a counter counts it (else absent). */
 int is_counter(const char *probe, const char *metric);
 void json_str(FILE *f, const char *s);
 void json_num(FILE *f, double v);		/* null when not finite */
+
+/* report_sides.c */
 /* A comparison's side: "MODE", "BOARD", "RUN" (label, file, #N) or "RUN:MODE". */
 int select_rows(const struct report *rep, const char *spec, struct row *rows, int max);
 int distinct_modes(const struct row *rows, int n);

@@ -1,0 +1,226 @@
+/*
+ * mmureport's data outputs, CSV and JSON: one row or object per
+ * measurement, with its samples and its line in the log; a count the
+ * image did not print where its group was counted is null in both, never
+ * a 0.  Comparisons' JSON: report_compare.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mmureport.h"
+#include "table_defs.h"
+
+void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = *s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+void json_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.10g", v);
+	else
+		fprintf(f, "null");
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else
+		fputs(s, f);
+}
+
+/* Counts the image prints only where something counts them (boot/run.c's
+ * run-loop counters; the spaces probe's per kind of switch).  Where a
+ * probe and mode have the group's anchor (or, without one, any member),
+ * the members absent from the log are null in the CSV and JSON: no
+ * counter counted them there (or, in a run with lost lines, their line
+ * was lost) -- never a 0. */
+static const struct {
+	const char *probe, *anchor, *names[7];
+} counted[] = {
+	{ 0, 0, { "dtlb_misses", "itlb_misses", "page_faults", "prot_faults", "tlb_writes",
+		  "flushes" } },
+	{ "spaces", "flush_switch_ns", { "flush_switch_flushes", "flush_switch_dtlb_misses" } },
+	{ "spaces", "tagged_switch_ns", { "tagged_switch_flushes", "tagged_switch_dtlb_misses" } },
+};
+
+int is_counter(const char *probe, const char *metric)
+{
+	for (unsigned g = 0; g < sizeof(counted) / sizeof(counted[0]); g++)
+		for (int c = 0; (!counted[g].probe || !strcmp(counted[g].probe, probe)) &&
+				counted[g].names[c]; c++)
+			if (!strcmp(counted[g].names[c], metric))
+				return 1;
+	return 0;
+}
+
+/* After measurement k, if it is the last of its probe and mode: the
+ * counts absent there (names into out, at most 16); their number. */
+static int absent_counts(const struct run *r, int k, const char **out)
+{
+	const struct meas *m = &r->m[k];
+	int n = 0;
+
+	if (r->lmbench)
+		return 0;
+	for (int q = k + 1; q < r->nm; q++)
+		if (!isnan(r->m[q].value) && !strcmp(r->m[q].probe, m->probe) &&
+		    !strcmp(r->m[q].mode, m->mode))
+			return 0;
+	for (unsigned g = 0; g < sizeof(counted) / sizeof(counted[0]); g++) {
+		int any = 0, first = n;
+		if (counted[g].probe && strcmp(counted[g].probe, m->probe))
+			continue;
+		if (counted[g].anchor)
+			any = run_find(r, m->probe, m->mode, counted[g].anchor) != 0;
+		for (int c = 0; counted[g].names[c]; c++) {
+			if (run_find(r, m->probe, m->mode, counted[g].names[c]))
+				any = 1;
+			else if (n < 16)
+				out[n++] = counted[g].names[c];
+		}
+		if (!any)
+			n = first;
+	}
+	return n;
+}
+
+int write_csv(FILE *f, const struct report *rep)
+{
+	fprintf(f, "run,label,file,board,cpu,platform,date,mode,probe,metric,value,unit,line,samples\n");
+	for (int i = 0; i < rep->nruns; i++) {
+		const struct run *r = &rep->runs[i];
+		for (int k = 0; k < r->nm; k++) {
+			const struct meas *m = &r->m[k];
+			if (isnan(m->value))
+				continue;
+			fprintf(f, "%d,", r->index);
+			const char *fields[] = { r->label, r->file, r->board, r->cpu, r->platform, r->date,
+						 m->mode, m->probe, m->metric };
+			for (unsigned j = 0; j < sizeof(fields) / sizeof(fields[0]); j++) {
+				csv_field(f, fields[j]);
+				fputc(',', f);
+			}
+			fprintf(f, "%.*f,", m->decimals, m->value);
+			csv_field(f, m->unit);
+			fprintf(f, ",%lu,", m->line);
+			for (int s = 0; s < m->nsamples; s++)
+				fprintf(f, "%s%.*f", s ? ";" : "", m->decimals, m->samples[s]);
+			fputc('\n', f);
+			const char *absent[16];
+			for (int a = 0, na = absent_counts(r, k, absent); a < na; a++) {
+				fprintf(f, "%d,", r->index);
+				for (unsigned j = 0; j < sizeof(fields) / sizeof(fields[0]) - 1; j++) {
+					csv_field(f, fields[j]);
+					fputc(',', f);
+				}
+				fprintf(f, "%s,,count,,\n", absent[a]);	/* value null */
+			}
+		}
+	}
+	return 0;
+}
+
+/* One measurement, then the counts absent after it (absent_counts). */
+static void json_measurement(FILE *f, const struct run *r, int k, int first)
+{
+	const struct meas *m = &r->m[k];
+	const char *word = m->decimals ? 0 : table_metric_word(m->probe, m->metric, llround(m->value));
+	const char *absent[16];
+
+	fprintf(f, "%s\n   {\"probe\": ", first ? "" : ",");
+	json_str(f, m->probe);
+	fprintf(f, ", \"mode\": ");
+	json_str(f, m->mode);
+	fprintf(f, ", \"metric\": ");
+	json_str(f, m->metric);
+	fprintf(f, ", \"value\": ");
+	json_num(f, m->value);
+	fprintf(f, ", \"unit\": ");
+	json_str(f, m->unit);
+	if (word) {			/* a kind: its word too */
+		fprintf(f, ", \"word\": ");
+		json_str(f, word);
+	}
+	fprintf(f, ", \"line\": %lu, \"samples\": [", m->line);
+	for (int s = 0; s < m->nsamples; s++) {
+		fprintf(f, "%s", s ? ", " : "");
+		json_num(f, m->samples[s]);
+	}
+	fprintf(f, "]}");
+	for (int a = 0, na = absent_counts(r, k, absent); a < na; a++) {
+		fprintf(f, ",\n   {\"probe\": ");
+		json_str(f, m->probe);
+		fprintf(f, ", \"mode\": ");
+		json_str(f, m->mode);
+		fprintf(f, ", \"metric\": \"%s\", \"value\": null, \"unit\": \"count\", "
+			"\"line\": null, \"samples\": []}", absent[a]);
+	}
+}
+
+/* A run's header fields, its modes and its results. */
+static void json_run_head(FILE *f, const struct run *r)
+{
+	const char *keys[] = { "file", "board", "arch", "version", "cpu", "platform", "args",
+			       "date", "status" };
+	const char *vals[] = { r->file, r->board, r->arch, r->version, r->cpu, r->platform,
+			       r->args, r->date, r->status };
+
+	fprintf(f, "{\"run\": %d, \"label\": ", r->index);
+	json_str(f, r->label);
+	for (unsigned j = 0; j < sizeof(keys) / sizeof(keys[0]); j++) {
+		fprintf(f, ", \"%s\": ", keys[j]);
+		json_str(f, vals[j]);
+	}
+	fprintf(f, ", \"source\": \"%s\", \"reps\": %d, \"lines_lost_or_garbled\": %d, \"modes\": [",
+		r->lmbench ? "lmbench" : "mmubench", r->reps, r->losses);
+	for (int k = 0; k < r->nmodes; k++) {
+		fprintf(f, "%s", k ? ", " : "");
+		json_str(f, r->modes[k]);
+	}
+	fprintf(f, "],\n  \"results\": [");
+	for (int k = 0; k < r->nres; k++) {
+		fprintf(f, "%s{\"name\": ", k ? ", " : "");
+		json_str(f, r->res[k].name);
+		fprintf(f, ", \"result\": ");
+		json_str(f, r->res[k].verdict);
+		fprintf(f, "}");
+	}
+}
+
+void write_json_runs(FILE *f, const struct report *rep)
+{
+	fprintf(f, "\"runs\": [");
+	for (int i = 0; i < rep->nruns; i++) {
+		const struct run *r = &rep->runs[i];
+		fprintf(f, "%s\n ", i ? "," : "");
+		json_run_head(f, r);
+		fprintf(f, "],\n  \"measurements\": [");
+		for (int k = 0, first = 1; k < r->nm; k++)
+			if (!isnan(r->m[k].value)) {
+				json_measurement(f, r, k, first);
+				first = 0;
+			}
+		fprintf(f, "]}");
+	}
+	fprintf(f, "]");
+}

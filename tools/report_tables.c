@@ -1,0 +1,191 @@
+/*
+ * mmureport's tables: LMbench-style, the image's own sections and columns
+ * (include/table_defs.h, lib/table_defs.c), a row per run and mode.  CSV
+ * and JSON: report_data.c; comparisons: report_compare.c.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmureport.h"
+#include "table_defs.h"
+
+/* A configuration: board, platform and the run line (probes, modes, reps,
+ * quick): runs of one configuration go on consecutive rows. */
+static int same_config(const struct run *a, const struct run *b)
+{
+	return !strcmp(a->board, b->board) && !strcmp(a->platform, b->platform) &&
+	       !strcmp(a->args, b->args);
+}
+
+/* Rows in order: configuration by configuration (first appearance), each
+ * mode, each run of that configuration. */
+static int table_rows(const struct report *rep, struct row *rows, int max)
+{
+	int n = 0;
+	char *done = calloc(rep->nruns + 1, 1);
+
+	for (int i = 0; i < rep->nruns; i++) {
+		if (done[i])
+			continue;
+		const struct run *first = &rep->runs[i];
+		/* The modes of the configuration, in order of appearance. */
+		const char *modes[64];
+		int nmodes = 0;
+		for (int j = i; j < rep->nruns; j++) {
+			if (!same_config(first, &rep->runs[j]))
+				continue;
+			for (int k = 0; k < rep->runs[j].nmodes; k++) {
+				int seen = 0;
+				for (int q = 0; q < nmodes; q++)
+					seen |= !strcmp(modes[q], rep->runs[j].modes[k]);
+				if (!seen && nmodes < 64)
+					modes[nmodes++] = rep->runs[j].modes[k];
+			}
+		}
+		for (int k = 0; k < nmodes; k++)
+			for (int j = i; j < rep->nruns; j++) {
+				const struct run *r = &rep->runs[j];
+				if (!same_config(first, r))
+					continue;
+				done[j] = 1;
+				for (int q = 0; q < r->nmodes; q++)
+					if (!strcmp(r->modes[q], modes[k]) && n < max) {
+						rows[n].run = r;
+						rows[n].mode = r->modes[q];
+						n++;
+					}
+			}
+	}
+	free(done);
+	return n;
+}
+
+/* A cell as the image prints it: the figure's decimals kept, microsecond
+ * columns the scaled value divided by 1000 (truncated, as format_fixed). */
+static void cell_text(char *buf, size_t size, const struct meas *m, int in_us)
+{
+	long long scaled = llround(m->value * pow(10, m->decimals));
+	long long p10 = llround(pow(10, m->decimals));
+
+	if (in_us)
+		scaled /= 1000;
+	if (!m->decimals) {
+		snprintf(buf, size, "%lld", scaled);
+		return;
+	}
+	long long mag = scaled < 0 ? -scaled : scaled;
+	snprintf(buf, size, "%s%lld.%0*lld", scaled < 0 ? "-" : "", mag / p10, m->decimals,
+		 mag % p10);
+}
+
+static void pad(char *line, int *n, int width, const char *text)
+{
+	*n += sprintf(line + *n, " %*.*s", width, width, text);
+}
+
+static int row_has_any(const struct row *row, const struct table *t)
+{
+	for (const struct column *c = t->cols; c->probe; c++)
+		if (run_find(row->run, c->probe, row->mode, c->metric))
+			return 1;
+	return 0;
+}
+
+/* The title, where the figures come from (one platform, or each run's)
+ * and the three header lines. */
+static void print_head(FILE *f, const struct report *rep, const struct table *t, int runcol)
+{
+	char line[400], dash[200];
+	int n = fprintf(f, "%s\n", t->title) - 1;
+
+	memset(dash, '-', n);
+	dash[n] = 0;
+	fprintf(f, "%s\n", dash);
+	n = snprintf(line, sizeof(line), "Figures from: ");
+	for (int i = 0, listed = 0; i < rep->nruns; i++) {
+		const struct run *r = &rep->runs[i];
+		int seen = 0;
+		for (int j = 0; j < i; j++)
+			seen |= !strcmp(rep->runs[j].platform, r->platform);
+		if (seen)
+			continue;
+		if (listed++)
+			n += snprintf(line + n, sizeof(line) - n, "; ");
+		if (n < (int)sizeof(line))
+			n += snprintf(line + n, sizeof(line) - n, "%s", r->platform);
+	}
+	fprintf(f, "%s\n", line);
+
+	for (int h = 0; h < 3; h++) {
+		n = sprintf(line, "%-9s %-9s", h == 0 ? "Host" : h == 2 ? "---------" : "",
+			    h == 0 ? "Mode" : h == 2 ? "---------" : "");
+		if (runcol)
+			n += sprintf(line + n, " %-3s", h == 0 ? "Run" : h == 2 ? "---" : "");
+		for (const struct column *c = t->cols; c->probe; c++) {
+			if (h == 2) {
+				memset(dash, '-', c->width);
+				dash[c->width] = 0;
+			}
+			pad(line, &n, c->width, h == 0 ? c->head1 : h == 1 ? c->head2 : dash);
+		}
+		fprintf(f, "%s\n", line);
+	}
+}
+
+static void print_row(FILE *f, const struct table *t, const struct row *row, int runcol)
+{
+	const struct run *r = row->run;
+	char line[400];
+	int n = sprintf(line, "%-9.9s %-9.9s", r->board, row->mode);
+
+	if (runcol)
+		n += sprintf(line + n, " %-3d", r->index);
+	for (const struct column *c = t->cols; c->probe; c++) {
+		char cell[32] = "";
+		const struct meas *m = run_find(r, c->probe, row->mode, c->metric);
+		const char *word = m && !m->decimals ? table_word(c, llround(m->value)) : 0;
+		if (word)			/* a kind */
+			snprintf(cell, sizeof(cell), "%s", word);
+		else if (m)
+			cell_text(cell, sizeof(cell), m, c->in_us);
+		pad(line, &n, c->width, cell);
+	}
+	fprintf(f, "%s\n", line);
+}
+
+/* A table, unless no row has any of its columns. */
+static void print_table(FILE *f, const struct report *rep, const struct table *t,
+			const struct row *rows, int nrows)
+{
+	int any = 0, runcol = rep->nruns > 1;
+
+	for (int i = 0; i < nrows; i++)
+		any |= row_has_any(&rows[i], t);
+	if (!any)
+		return;
+	print_head(f, rep, t, runcol);
+	for (int i = 0; i < nrows; i++)
+		if (!rows[i].run->lmbench || row_has_any(&rows[i], t))
+			print_row(f, t, &rows[i], runcol);
+	fprintf(f, "\n");
+}
+
+void print_tables(FILE *f, const struct report *rep)
+{
+	struct row rows[512];
+	int n = table_rows(rep, rows, 512);
+
+	if (rep->nruns > 1) {
+		fprintf(f, "Runs\n----\n");
+		for (int i = 0; i < rep->nruns; i++) {
+			const struct run *r = &rep->runs[i];
+			fprintf(f, "%3d  %-9s %s%s%s (%s, reps=%d)%s\n", r->index, r->board, r->file,
+				r->cpu[0] ? ": " : "", r->cpu, r->platform, r->reps,
+				r->losses ? "  [lines lost or garbled]" : "");
+		}
+		fprintf(f, "\n");
+	}
+	for (const struct table *t = report_table_defs; t->title; t++)
+		print_table(f, rep, t, rows, n);
+}
