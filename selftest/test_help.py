@@ -9,7 +9,7 @@ import pytest
 
 from conftest import TOP
 
-SCRIPTS = ["run-qemu", "run-suite", "bench", "install-deps", "build-newlib"]
+SCRIPTS = ["run-qemu", "run-suite", "bench", "sandbox-sizes", "install-deps", "build-newlib"]
 PROGRAMS = ["console", "mmuguess", "logcheck", "pagechase", "cpuiddecode", "mmureport"]
 # What starting something would run first: each stands in on PATH, notes its
 # name and fails.  timeout starts the sandbox in run-suite, python3 the size

@@ -3,6 +3,8 @@ CPU (arch/sandbox).  Real caches and TLBs, so times are judged here, on a
 shared 2-core machine: every timed figure is the median of the run's own
 repetitions, and the judged ones the median of several runs, with the
 tolerance stated where it is used."""
+import importlib.machinery
+import importlib.util
 import os
 import re
 import statistics
@@ -11,10 +13,24 @@ import subprocess
 import pytest
 
 from conftest import LOGCHECK, TOP, parse
-from sandbox_sizes import MODES, RUNS, getconf, judge, run_args
 from test_lat_mem import L1_CYCLES, one_point_below
 
 SANDBOX = os.path.join(TOP, "build", "sandbox", "mmubench")
+
+
+def tool_module(name):
+    """A Python script of tools/ (no .py suffix) as a module."""
+    loader = importlib.machinery.SourceFileLoader(name, os.path.join(TOP, "tools", name))
+    spec = importlib.util.spec_from_loader(name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+# The sizes as tools/bench judges them, too.
+sandbox_sizes = tool_module("sandbox-sizes")
+MODES, RUNS, getconf, run_args = (sandbox_sizes.MODES, sandbox_sizes.RUNS, sandbox_sizes.getconf,
+                                  sandbox_sizes.run_args)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -119,7 +135,7 @@ def test_watchdog_stops_a_probe_and_the_run_goes_on():
 @pytest.fixture(scope="module")
 def latency_runs():
     """lat_mem and tlb in 4k and thp, 3 repetitions each (each figure is
-    already the median of 3), sandbox_sizes.RUNS runs."""
+    already the median of 3), RUNS runs (tools/sandbox-sizes)."""
     runs = []
     for _ in range(RUNS):
         run = run_sandbox(*run_args(), timeout=300)
@@ -142,9 +158,9 @@ def median_of(runs, name):
 
 @pytest.fixture(scope="module")
 def cache_guess(latency_runs):
-    """The sizes as sandbox_sizes.judge() reads them: per mode, the median
+    """The sizes as tools/sandbox-sizes judges them: per mode, the median
     over the runs of the image's own guesses."""
-    return judge(latency_runs)
+    return sandbox_sizes.judge([run.measurements for run in latency_runs])
 
 
 def figures(curve, want):
