@@ -23,7 +23,7 @@ else
 Q := @
 endif
 
-.PHONY: all tools fuzz run check clean probe-check bootscr netboot help $(BOARDS) sandbox
+.PHONY: all tools shims fuzz run check clean probe-check bootscr netboot help $(BOARDS) sandbox
 
 ifeq ($(BOARD),)
 
@@ -243,6 +243,36 @@ $(BUILD)/tools/pagechase: tools/pagechase.c
 	@mkdir -p $(dir $@)
 	$(Q)cc -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -o $@ tools/pagechase.c
 
+# make shims: the tests' stand-ins (selftest/shims/), not the product.  The
+# 405 loader, a firmware that U-Boot-boots the image on QEMU's ref405ep
+# (target C, linked where QEMU -kernel loads it); and arch code built for
+# the host to run on given registers (the 405GP's clocks, CPUID's TSC leaves).
+SHIMS := $(addprefix $(BUILD)/shims/,ppc405-loader.elf ppc405-clocks-host i386-tsc-host)
+shims: $(SHIMS)
+
+SHIM_405_CFLAGS := -mcpu=405 -msoft-float -O2 -Wall -ffreestanding -fno-pic -mno-relocatable
+SHIM_405_OBJS := $(BUILD)/shims/obj/ppc405-loader.o $(BUILD)/shims/obj/ppc405-firmware.o
+$(SHIM_405_OBJS): $(BUILD)/shims/obj/%.o: selftest/shims/%.c
+	@mkdir -p $(dir $@)
+	$(Q)powerpc-linux-gnu-gcc $(SHIM_405_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/shims/ppc405-loader.elf: $(SHIM_405_OBJS)
+	$(Q)powerpc-linux-gnu-gcc $(SHIM_405_CFLAGS) -nostdlib -static -Wl,-Ttext=0x100000 -Wl,-e,_start \
+		-Wl,--build-id=none -o $@ $(SHIM_405_OBJS)
+
+# Host shims: one source each (its .d named after the program), the arch
+# file beside it an object of its own.
+SHIM_HOST_CFLAGS := -std=gnu11 -Wall -Werror -O1 -Iinclude
+$(BUILD)/shims/ppc405-clocks-host: selftest/shims/ppc405-clocks-host.c
+	@mkdir -p $(dir $@)
+	$(Q)cc $(SHIM_HOST_CFLAGS) -Iarch/ppc405 -MMD -MP -o $@ $<
+$(BUILD)/shims/obj/host-tsc_cpuid.o: arch/i386/tsc_cpuid.c
+	@mkdir -p $(dir $@)
+	$(Q)cc $(SHIM_HOST_CFLAGS) -Iarch/i386 -MMD -MP -c $< -o $@
+$(BUILD)/shims/i386-tsc-host: selftest/shims/i386-tsc-host.c $(BUILD)/shims/obj/host-tsc_cpuid.o
+	$(Q)cc $(SHIM_HOST_CFLAGS) -Iarch/i386 -MMD -MP -o $@ $^
+
+-include $(wildcard $(BUILD)/shims/*.d $(BUILD)/shims/obj/*.d)
+
 # ARGS: boot arguments for every run of the suite (tools/run-suite).
 run:
 	$(Q)tools/install-deps
@@ -262,6 +292,7 @@ help:
 	@echo '  walnut ref405ep pc sandbox   one board (the same as BOARD=<name>)'
 	@echo '  tools           host programs: build/tools/{logcheck,console,mmuguess,pagechase,mmureport,cpuiddecode}'
 	@echo '  fuzz            libFuzzer targets: build/fuzz/{fuzz_report,fuzz_args} (clang)'
+	@echo '  shims           the tests'"'"' stand-ins (selftest/shims/): build/shims/{ppc405-loader.elf,ppc405-clocks-host,i386-tsc-host}'
 	@echo '  netboot         BOARD=<name>: a TFTP root in build/<name>/tftp'
 	@echo '  bootscr         BOARD=<name>: the U-Boot boot script only'
 	@echo '  probe-check     BOARD=<name> PROBE=tests/x.c: compile one probe as tests/ is'
@@ -277,4 +308,4 @@ help:
 	@echo '  V=1             show the commands'
 
 clean:
-	rm -rf $(BUILD)/walnut $(BUILD)/ref405ep $(BUILD)/pc $(BUILD)/sandbox $(BUILD)/tools $(BUILD)/fuzz $(BUILD)/report
+	rm -rf $(BUILD)/walnut $(BUILD)/ref405ep $(BUILD)/pc $(BUILD)/sandbox $(BUILD)/tools $(BUILD)/fuzz $(BUILD)/shims $(BUILD)/report

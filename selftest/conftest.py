@@ -105,5 +105,6 @@ def kvm():
 
 @pytest.fixture(scope="session", autouse=True)
 def built():
-    """Build every image and the host tools once, before any test."""
-    subprocess.run(["make", "-s", "-C", TOP, "all", "tools"], check=True, timeout=900)
+    """Build every image, the host tools and the tests' stand-ins once,
+    before any test."""
+    subprocess.run(["make", "-s", "-C", TOP, "all", "tools", "shims"], check=True, timeout=900)

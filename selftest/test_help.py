@@ -80,7 +80,7 @@ def test_bad_options_still_fail(stub_path):
 def test_make_help():
     p = subprocess.run(["make", "-s", "help"], capture_output=True, text=True, timeout=20, cwd=TOP)
     assert p.returncode == 0 and p.stdout.startswith("usage: make"), p.stdout
-    for word in ("all", "tools", "fuzz", "run", "check", "clean", "netboot", "help",
+    for word in ("all", "tools", "shims", "fuzz", "run", "check", "clean", "netboot", "help",
                  "BOARD=", "ARGS=", "BOOTARGS=", "V=1"):
         assert "  " + word in p.stdout, word
 
