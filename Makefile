@@ -23,7 +23,7 @@ else
 Q := @
 endif
 
-.PHONY: all tools shims fuzz run check clean probe-check bootscr netboot help $(BOARDS) sandbox
+.PHONY: all tools shims fuzz objects run check clean probe-check bootscr netboot help $(BOARDS) sandbox
 
 ifeq ($(BOARD),)
 
@@ -183,6 +183,10 @@ $(BOOTSCR).args: FORCE
 	$(Q)echo '$(BOOTARGS)' > $@.tmp
 	$(Q)cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
+# The objects, for the fuzz target that links the sandbox's (make fuzz).
+objects:
+	@echo $(OBJS)
+
 -include $(OBJS:.o=.d)
 
 endif
@@ -219,8 +223,8 @@ $(BUILD)/tools/mmureport: $(REPORT_SRCS) tools/mmureport.h tools/report_read.h t
 	$(Q)cc $(HOST_CFLAGS) -Wno-format-truncation -o $@ $(REPORT_SRCS) -lm
 
 # make fuzz: libFuzzer targets (Debian's clang; libclang-rt-14-dev) under ASan
-# and UBSan: mmureport's log parser, and the image's boot arguments
-# (boot/args.c built for the host with the stubs of tools/fuzz/fuzz_args.c).
+# and UBSan: mmureport's log parser, and the image's boot arguments with the
+# real tables (tools/fuzz/fuzz_args.c).
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-Iinclude -Itools
 fuzz: $(BUILD)/fuzz/fuzz_report $(BUILD)/fuzz/fuzz_args
@@ -228,9 +232,22 @@ $(BUILD)/fuzz/fuzz_report: tools/fuzz/fuzz_report.c $(filter-out tools/mmureport
 		tools/mmureport.h $(LINE_HDRS)
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_report.c $(filter-out tools/mmureport.c,$(REPORT_SRCS)) -lm
-$(BUILD)/fuzz/fuzz_args: tools/fuzz/fuzz_args.c boot/args.c boot/args_linux.c include/args.h include/config.h
+# fuzz_args: boot/args.c and boot/args_linux.c built for fuzzing, linked with
+# the rest of the sandbox program (BOARD=sandbox: every table the parser
+# reads, the sandbox's arch and modes); its main renamed, libFuzzer's runs,
+# and its malloc (heap.c) left out for ASan's.  The one host build that
+# names boot/ files.
+FUZZ_ARGS_SRCS := tools/fuzz/fuzz_args.c boot/args.c boot/args_linux.c
+FUZZ_NOT_LINKED := $(addprefix $(BUILD)/sandbox/obj/,boot/args.o boot/args_linux.o \
+	arch/sandbox/entry.o arch/sandbox/heap.o)
+$(BUILD)/fuzz/fuzz_args: $(FUZZ_ARGS_SRCS) include/args.h include/config.h FORCE
 	@mkdir -p $(dir $@)
-	$(Q)clang $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_args.c boot/args.c boot/args_linux.c
+	$(Q)$(MAKE) --no-print-directory BOARD=sandbox
+	$(Q)objcopy --redefine-sym main=sandbox_main $(BUILD)/sandbox/obj/arch/sandbox/entry.o \
+		$(BUILD)/fuzz/sandbox_entry.o
+	$(Q)objs=$$($(MAKE) -s --no-print-directory BOARD=sandbox objects) && \
+	clang $(FUZZ_CFLAGS) -Iarch/sandbox -no-pie -o $@ $(FUZZ_ARGS_SRCS) $(BUILD)/fuzz/sandbox_entry.o \
+		$$(for o in $$objs; do case " $(FUZZ_NOT_LINKED) " in *" $$o "*) ;; *) echo $$o ;; esac; done)
 
 # cpuiddecode: the image's CPUID decoder (arch/x86/cpuid*.c) on recorded
 # registers, for selftest/test_cpuid.py.

@@ -57,7 +57,7 @@ int arg_parse_size(const char *s, uint64_t *out)
 	char *end;
 	uint64_t v;
 
-	if (!*s || *s == '-')
+	if (!s || !*s || *s == '-')		/* no value: "ram" alone */
 		return -1;
 	v = strtoull(s, &end, 0);
 	switch (*end) {

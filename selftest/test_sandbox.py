@@ -123,6 +123,14 @@ def test_bad_arguments_fail_clearly():
     assert "# mmubench status: fail" in p.stdout
 
 
+def test_ram_without_a_value_fails_clearly():
+    """ram alone (no =SIZE) is a bad argument, not a crash (make fuzz found it)."""
+    p = subprocess.run([SANDBOX, "ram"], capture_output=True, text=True, timeout=30)
+    assert p.returncode == 1, p.stdout
+    assert "boot argument 'ram': not a size" in p.stdout, p.stdout
+    assert "unexpected signal" not in p.stdout and "# mmubench status: fail" in p.stdout
+
+
 def test_watchdog_stops_a_probe_and_the_run_goes_on():
     run = run_sandbox("probes=lat_mem,boot", "modes=4k", "watchdog=20", timeout=60)
     assert run.results["lat_mem.4k"] == "timeout", run.log
