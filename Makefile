@@ -240,9 +240,8 @@ $(BUILD)/fuzz/fuzz_report: tools/fuzz/fuzz_report.c $(filter-out tools/mmureport
 FUZZ_ARGS_SRCS := tools/fuzz/fuzz_args.c boot/args.c boot/args_linux.c
 FUZZ_NOT_LINKED := $(addprefix $(BUILD)/sandbox/obj/,boot/args.o boot/args_linux.o \
 	arch/sandbox/entry.o arch/sandbox/heap.o)
-$(BUILD)/fuzz/fuzz_args: $(FUZZ_ARGS_SRCS) include/args.h include/config.h FORCE
+$(BUILD)/fuzz/fuzz_args: $(FUZZ_ARGS_SRCS) include/args.h include/config.h sandbox
 	@mkdir -p $(dir $@)
-	$(Q)$(MAKE) --no-print-directory BOARD=sandbox
 	$(Q)objcopy --redefine-sym main=sandbox_main $(BUILD)/sandbox/obj/arch/sandbox/entry.o \
 		$(BUILD)/fuzz/sandbox_entry.o
 	$(Q)objs=$$($(MAKE) -s --no-print-directory BOARD=sandbox objects) && \
