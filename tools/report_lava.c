@@ -79,16 +79,17 @@ static int hex_value(const char *p, int digits, unsigned long *v)
 }
 
 /* A YAML double-quoted scalar at p (after its opening quote), up to eol,
- * decoded into out.  Returns the number of bytes written, or -1 if it is
- * not closed on this line or has an escape YAML does not know. */
-static long yaml_dq(const char *p, const char *eol, char *out)
+ * decoded into out; *after: past its closing quote.  Returns the number of
+ * bytes written, or -1 if it is not closed on this line or has an escape
+ * YAML does not know. */
+static long yaml_dq(const char *p, const char *eol, char *out, const char **after)
 {
-	static const char simple[] = "0\0a\ab\bt\tn\nv\vf\fr\re\033 \040\"\"/ /\\\\";
+	static const char from[] = "0abtnvfre \"/\\\t", to[] = "\0\a\b\t\n\v\f\r\033 \"/\\\t";
 	size_t n = 0;
 
 	while (p < eol && *p != '"') {
 		unsigned long c;
-		const char *s;
+		size_t k;
 		int digits;
 
 		if (*p != '\\') {
@@ -105,10 +106,10 @@ static long yaml_dq(const char *p, const char *eol, char *out)
 			p += digits + 1;
 			continue;
 		}
-		for (s = simple; s < simple + sizeof(simple) - 1 && *s != *p; s += 2)
+		for (k = 0; k < sizeof(from) - 1 && from[k] != *p; k++)
 			;
-		if (s < simple + sizeof(simple) - 1)
-			out[n++] = s[1];
+		if (k < sizeof(from) - 1)
+			out[n++] = to[k];
 		else if (*p == 'N')
 			n += put_utf8(out + n, 0x85);
 		else if (*p == '_')
@@ -119,27 +120,37 @@ static long yaml_dq(const char *p, const char *eol, char *out)
 			return -1;
 		p++;
 	}
+	*after = p + 1;
 	return p < eol ? (long)n : -1;
 }
 
 /* The level and message of the record on [p, eol): 1 for a target line
  * (its text appended to out at *n), 0 for another level, -1 if malformed. */
+/* The level and message of the record on [p, eol): 1 for a target line
+ * (its text appended to out at *n), 0 for another level, -1 if malformed
+ * or cut short. */
 static int take_record(const char *p, const char *eol, char *out, size_t *n)
 {
-	static const char lvl[] = "\"lvl\": \"target\", \"msg\": ";
-	const char *m = memmem(p, eol - p, "\"lvl\": \"", 8);
+	static const char msg[] = "\", \"msg\": ";
+	const char *m = memmem(p, eol - p, "\"lvl\": \"", 8), *q;
 	long got;
 	size_t i, k;
 
-	if (!m)
+	if (!m || !(q = memchr(m + 8, '"', eol - m - 8)))
 		return -1;
-	if ((size_t)(eol - m) < sizeof(lvl) - 1 || memcmp(m, lvl, sizeof(lvl) - 1))
+	if (q - m - 8 != 6 || memcmp(m + 8, "target", 6))
 		return 0;
-	m += sizeof(lvl) - 1;
+	if ((size_t)(eol - q) < sizeof(msg) - 1 || memcmp(q, msg, sizeof(msg) - 1))
+		return -1;
+	m = q + sizeof(msg) - 1;
 	if (eol - m >= 2 && m[0] == '!' && m[1] == ' ')
 		m += 2;			/* yaml.dump's tag on a string that looks like a number */
-	if (m >= eol || *m != '"' || (got = yaml_dq(m + 1, eol, out + *n)) < 0)
+	if (m >= eol || *m != '"' || (got = yaml_dq(m + 1, eol, out + *n, &q)) < 0)
 		return -1;
+	while (q < eol && (*q == ' ' || *q == '\r'))
+		q++;
+	if (q >= eol || *q != '}')
+		return -1;		/* the record's end is missing */
 	/* ShellLogger's \" back to the console's " */
 	for (i = k = 0; i < (size_t)got; i++) {
 		if (out[*n + i] == '\\' && i + 1 < (size_t)got && out[*n + i + 1] == '"')
