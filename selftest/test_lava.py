@@ -312,3 +312,13 @@ def test_monitors_match_a_ppc405_log(form):
     assert res == want and len(found) == run.planned()
     assert {"pass", "fail", "skip"} <= set(res.values()), res
     assert [d["result"] for d in monitor(mons[0][1], text)] == ["fail"]
+
+
+@pytest.mark.parametrize("script", ["fetch-templates", "render-device", "qemu-qmp",
+                                    "lava-run-local"])
+def test_lab_lava_scripts_help(script, tmp_path):
+    """--help: usage on standard output, exit 0, nothing started or written."""
+    p = subprocess.run([os.path.join(LAVA, script), "--help"], capture_output=True,
+                       text=True, timeout=60, cwd=tmp_path)
+    assert p.returncode == 0 and script in p.stdout, p.stdout + p.stderr
+    assert p.stderr == "" and list(tmp_path.iterdir()) == []
