@@ -261,7 +261,7 @@ def test_mmureport_reads_what_lava_logs(tmp_path):
     (tmp_path / "cut.log").write_text("\n".join(cut) + "\n")
     rc, out, msg = report(tmp_path / "cut.log")
     assert f"line {k + 1}: a LAVA record cut short or malformed" in msg, msg
-    assert "missing before this line" in msg, msg
+    assert "NOT INTACT: lines were lost or garbled" in msg, msg
     (tmp_path / "none.log").write_text(recs[0] + "\n")
     rc, out, msg = report(tmp_path / "none.log")
     assert rc != 0 and "a LAVA log without one target (console) line" in msg, msg
