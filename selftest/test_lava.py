@@ -6,7 +6,10 @@ against QEMU's x86 U-Boot (interrupt, TFTP, iminfo, go, monitors, results),
 the multiboot job, and mmureport reading lava-run's log and output.yaml."""
 import os
 import re
+import shutil
+import signal
 import subprocess
+import tempfile
 import zlib
 
 import pytest
@@ -55,17 +58,26 @@ def render(device, out, **variables):
         return yaml.safe_load(f)
 
 
-def qemu_device(tmp_path):
+@pytest.fixture
+def qmp_dir():
+    """A short directory for QEMU's QMP socket (a unix socket's path has at
+    most 107 bytes; pytest's tmp_path can be longer)."""
+    d = tempfile.mkdtemp(prefix="qmp")
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
+
+
+def qemu_device(tmp_path, qmp_dir):
     return render("qemu-x86-uboot-01.jinja2", tmp_path / "device.yaml",
-                  tftp_root=tmp_path / "tftp", qmp_socket=tmp_path / "qmp",
+                  tftp_root=tmp_path / "tftp", qmp_socket=os.path.join(qmp_dir, "qmp"),
                   qemu_qmp=os.path.join(LAVA, "qemu-qmp"))
 
 
-def test_device_dictionaries_pass_lava_commons_schema(templates, tmp_path):
+def test_device_dictionaries_pass_lava_commons_schema(templates, tmp_path, qmp_dir):
     """Rendered from lava-server's base-uboot.jinja2 / qemu.jinja2, valid by
     lava_common.schemas.device; the U-Boot constants as the boards need."""
     walnut = render("walnut-01.jinja2", tmp_path / "walnut.yaml")
-    qemu = qemu_device(tmp_path)
+    qemu = qemu_device(tmp_path, qmp_dir)
     pc = render("qemu-pc-01.jinja2", tmp_path / "pc.yaml")
     assert walnut["actions"]["deploy"]["parameters"]["mkimage_arch"] == "powerpc"
     assert qemu["actions"]["deploy"]["parameters"]["mkimage_arch"] == "x86"
@@ -107,10 +119,18 @@ def lava_run(tmp_path, job, device, validate=False, timeout=120, tftp=True):
         "--dispatcher", os.path.join(LAVA, "dispatcher-qemu.yaml"), str(job)]
     if validate:
         cmd.insert(1 + 2 * tftp, "--validate")
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=tmp_path)
-    lines = [l for l in p.stderr.splitlines() if l.startswith("{")]
+    # A session of its own: on a timeout the QEMU that lava-run started goes too.
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         cwd=tmp_path, start_new_session=True)
+    try:
+        _, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        _, err = p.communicate()
+        pytest.fail(f"lava-run still running after {timeout} s:\n{err[-3000:]}")
+    lines = [l for l in err.splitlines() if l.startswith("{")]
     records = yaml.safe_load("\n".join("- " + l for l in lines)) or []
-    return p.returncode, lines, records, p.stderr
+    return p.returncode, lines, records, err
 
 
 def results(records, definition=None):
@@ -122,13 +142,13 @@ def results(records, definition=None):
     ("walnut.yaml", "walnut-01.jinja2", "walnut/mmubench.uimg"),
     ("qemu-x86-uboot.yaml", "qemu-x86-uboot-01.jinja2", "pc/mmubench.uimg"),
     ("qemu-pc.yaml", "qemu-pc-01.jinja2", "pc/mmubench.elf")])
-def test_lava_jobs_validate(templates, tmp_path, job, device, image):
+def test_lava_jobs_validate(templates, tmp_path, qmp_dir, job, device, image):
     """lava-dispatcher's own validation of each job against its rendered
     device; and it does fail a broken job (a monitor without pattern)."""
     need("lava_dispatcher", "lava-dispatcher")
     dev = tmp_path / "device.yaml"
     if device.startswith("qemu-x86"):
-        qemu_device(tmp_path)
+        qemu_device(tmp_path, qmp_dir)
     else:
         render(device, dev)
     url = "file://" + os.path.join(TOP, "build", image)
@@ -173,7 +193,7 @@ def check_cases(records, log):
     return run
 
 
-def test_lava_run_uboot_job_against_qemu_x86_uboot(templates, tmp_path):
+def test_lava_run_uboot_job_against_qemu_x86_uboot(templates, tmp_path, qmp_dir):
     """The U-Boot job end to end: lava-run powers QEMU on (QMP), stops
     U-Boot's autoboot, types dhcp, tftpboot, iminfo, go; the monitors make
     one case per KTAP result; mmureport reads lava-run's log and output.yaml
@@ -181,7 +201,7 @@ def test_lava_run_uboot_job_against_qemu_x86_uboot(templates, tmp_path):
     need("lava_dispatcher", "lava-dispatcher")
     if not os.path.exists(UBOOT_ROM):
         pytest.skip(f"{UBOOT_ROM} missing (Debian package u-boot-qemu)")
-    qemu_device(tmp_path)
+    qemu_device(tmp_path, qmp_dir)
     url = "file://" + os.path.join(TOP, "build", "pc", "mmubench.uimg")
     job = job_file(tmp_path, "qemu-x86-uboot.yaml", url, QUICK + " exit=halt")
     rc, lines, records, err = lava_run(tmp_path, job, tmp_path / "device.yaml", timeout=150)
