@@ -6,7 +6,6 @@
  * and output.yaml), report_lmbench.c (LMbench lat_mem_rd output).
  */
 #define _GNU_SOURCE		/* memmem */
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
