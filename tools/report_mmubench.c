@@ -1,7 +1,7 @@
 /*
  * mmureport's reader of mmubench console logs (QEMU output, tools/console
- * captures, LAVA logs, CRLF, stray bytes before "KTAP version 1") and of
- * LAVA's output.yaml (its "target" records are the console's lines).
+ * captures, CRLF, stray bytes before "KTAP version 1"; a LAVA job log's
+ * console lines, from report_lava.c).
  *
  * Every line of a log goes through the shared integrity check
  * (lib/linecheck.c, as logcheck and console use it); only lines it
