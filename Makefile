@@ -217,7 +217,7 @@ $(BUILD)/tools/mmuguess: tools/mmuguess.c lib/guess.c lib/sort.c include/guess.h
 REPORT_SRCS := tools/mmureport.c tools/report_parse.c tools/report_mmubench.c tools/report_lmbench.c \
 	tools/report_stats.c tools/report_tables.c tools/report_data.c tools/report_sides.c \
 	tools/report_compare.c tools/report_plot.c tools/report_bars.c tools/report_marks.c \
-	tools/report_html.c $(LINE_SRCS) lib/guess.c lib/table_defs.c lib/sort.c lib/sort_double.c
+	tools/report_html.c tools/report_lava.c $(LINE_SRCS) lib/guess.c lib/table_defs.c lib/sort.c lib/sort_double.c
 $(BUILD)/tools/mmureport: $(REPORT_SRCS) tools/mmureport.h tools/report_read.h tools/report_plot.h $(LINE_HDRS) include/guess.h include/table_defs.h
 	@mkdir -p $(dir $@)
 	$(Q)cc $(HOST_CFLAGS) -Wno-format-truncation -o $@ $(REPORT_SRCS) -lm

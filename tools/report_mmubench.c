@@ -1,7 +1,7 @@
 /*
  * mmureport's reader of mmubench console logs (QEMU output, tools/console
- * captures, LAVA logs, CRLF, stray bytes before "KTAP version 1") and of
- * LAVA's output.yaml (its "target" records are the console's lines).
+ * captures, CRLF, stray bytes before "KTAP version 1"; a LAVA job log's
+ * console lines, from report_lava.c).
  *
  * Every line of a log goes through the shared integrity check
  * (lib/linecheck.c, as logcheck and console use it); only lines it
@@ -93,41 +93,6 @@ static int same_shape(const char *line, const char *prefix, size_t n)
 						       : line[i] != prefix[i])
 			return 0;
 	}
-	return 1;
-}
-
-/* LAVA output.yaml: `- {"dt": ..., "lvl": "target", "msg": "<line>"}`.
- * Returns 1 with the message in out, 0 for any other record. */
-static int lava_target(const char *line, char *out, size_t size)
-{
-	const char *p = strstr(line, "\"msg\": \"");
-	size_t n = 0;
-
-	if (!strstr(line, "\"lvl\": \"target\"") || !p)
-		return 0;
-	for (p += 8; *p && *p != '"' && n + 1 < size; p++) {
-		if (*p == '\\' && p[1]) {
-			p++;
-			if (*p == 'n')
-				out[n++] = '\n';
-			else if (*p == 't')
-				out[n++] = '\t';
-			else if (*p == 'r')
-				out[n++] = '\r';
-			else if (*p == 'u' && isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2]) &&
-				 isxdigit((unsigned char)p[3]) && isxdigit((unsigned char)p[4])) {
-				char hex[5] = { p[1], p[2], p[3], p[4], 0 };
-				long c = strtol(hex, 0, 16);
-				out[n++] = c > 0 && c < 128 ? (char)c : '?';
-				p += 4;
-			} else
-				out[n++] = *p;
-		} else
-			out[n++] = *p;
-	}
-	out[n] = 0;
-	while (n && (out[n - 1] == '\r' || out[n - 1] == '\n'))
-		out[--n] = 0;
 	return 1;
 }
 
@@ -234,10 +199,9 @@ static int checked_line(struct reader *rd, char *text)
 int read_mmubench(struct report *rep, const char *name, const char *buf, size_t len,
 		  const char *date)
 {
-	static char raw[LINE_MAX_LEN], line[LINE_MAX_LEN];
+	static char raw[LINE_MAX_LEN];
 	struct reader rd;
 	size_t pos = 0;
-	int lava = lava_yaml(buf, len);
 
 	memset(&rd, 0, sizeof(rd));
 	rd.rep = rep, rd.name = name, rd.date = date;
@@ -246,11 +210,6 @@ int read_mmubench(struct report *rep, const char *name, const char *buf, size_t 
 		char *text = raw, *k;
 
 		rd.no++;
-		if (lava) {
-			if (!lava_target(raw, line, sizeof(line)))
-				continue;
-			text = line;
-		}
 		if ((k = ktap_header(text))) {
 			if (begin_run(&rd, text, k) < 0)
 				return -1;

@@ -6,7 +6,6 @@
  * and output.yaml), report_lmbench.c (LMbench lat_mem_rd output).
  */
 #define _GNU_SOURCE		/* memmem */
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -109,24 +108,16 @@ int next_line(const char *buf, size_t len, size_t *pos, char *line)
 	return 1;
 }
 
-/* See report_read.h. */
-int lava_yaml(const char *buf, size_t len)
-{
-	size_t pos = 0;
-
-	while (pos < len && isspace((unsigned char)buf[pos]))
-		pos++;
-	return len - pos > 3 && !strncmp(buf + pos, "- {", 3);
-}
-
 /* Which reader an input is for.  A new input format adds its test and
  * reader here. */
 static int read_input(struct report *rep, const char *name, const char *buf, size_t len,
 		      const char *date)
 {
+	if (lava_log(buf, len))
+		return read_lava(rep, name, buf, len, date);
 	if (memmem(buf, len, "KTAP version", 12))
 		return read_mmubench(rep, name, buf, len, date);
-	if (memmem(buf, len, "\"stride=", 8) && !lava_yaml(buf, len))
+	if (memmem(buf, len, "\"stride=", 8))
 		return read_lmbench(rep, name, buf, len, date);
 	fprintf(stderr, "mmureport: %s: not an mmubench log (no 'KTAP version 1' line) "
 		"nor LMbench lat_mem_rd output (no \"stride= header)\n", name);

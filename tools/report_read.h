@@ -1,7 +1,8 @@
 /*
  * mmureport's readers, one file per input format, and what they share
- * (report_parse.c): report_mmubench.c (mmubench console logs, also as
- * LAVA output.yaml records), report_lmbench.c (LMbench lat_mem_rd).
+ * (report_parse.c): report_mmubench.c (mmubench console logs),
+ * report_lava.c (LAVA job logs: their console lines, to report_mmubench.c),
+ * report_lmbench.c (LMbench lat_mem_rd).
  * report_parse.c's read_input() picks the reader of an input.
  */
 #ifndef REPORT_READ_H
@@ -23,13 +24,17 @@ struct meas *meas_slot(struct run *r, const char *probe, const char *mode, const
  * CR and LF off; 0 at the end. */
 int next_line(const char *buf, size_t len, size_t *pos, char *line);
 
-/* LAVA's output.yaml: a list of flow-style records, "- {...}". */
-int lava_yaml(const char *buf, size_t len);
+/* A LAVA job log: lava-run's records ({"dt": ...} a line) or lava-server's
+ * output.yaml (the same after "- "); tools/report_lava.c. */
+int lava_log(const char *buf, size_t len);
 
 /* The readers: 0, or -1 on a fatal error (with a message naming the file). */
 int read_mmubench(struct report *rep, const char *name, const char *buf, size_t len,
 		  const char *date);
 int read_lmbench(struct report *rep, const char *name, const char *buf, size_t len,
 		 const char *date);
+/* A LAVA job log's target (console) lines, read by read_mmubench. */
+int read_lava(struct report *rep, const char *name, const char *buf, size_t len,
+	      const char *date);
 
 #endif
