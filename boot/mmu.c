@@ -18,7 +18,6 @@ static const struct mmu_ops *ops;	/* mmu_current's, or 0 */
 static mmu_fault_hook fault_hook;
 static int opt_break;
 
-const char *mmu_mode_name(const struct mmu_mode *m) { return m->name; }
 int mmu_translated(const struct mmu_mode *m) { return m->ops != 0; }
 
 /* ---- the page-table pool: a bump allocator with a free list ---- */
@@ -69,8 +68,6 @@ void mmu_table_free(uintptr_t t)
 	pool_used -= PAGE;
 }
 
-uint32_t mmu_table_bytes(void) { return pool_used; }
-int mmu_in_pool(uintptr_t a) { return a >= pool_start && a < pool_end; }
 
 /* ---- the self-check ---- */
 
@@ -316,12 +313,6 @@ void mmu_flush_all(void)
 {
 	if (ops)
 		ops->flush_all();
-}
-
-void mmu_flush_page(uintptr_t va)
-{
-	if (ops)
-		ops->flush_page(va);
 }
 
 const struct mmu_tlb_info *mmu_tlb(void)

@@ -77,10 +77,10 @@ uint64_t probe_min_ticks(void);
 /* <name>_ns, <name>_cycles (where the core clock is known), <name>_spread. */
 void probe_sample_time(struct probe_ctx *ctx, const char *name, const struct probe_time *t);
 
-/* The core clock measured at boot (LMbench's mhz method; 0 unknown), ns
- * (x100) as core cycles (x100; -1 unknown), and where the figures come
- * from ("KVM", "QEMU TCG -icount ...", "bare hardware ..."). */
-uint32_t probe_core_hz(void);
+/* A chain of dependent adds timed (the core clock's measure, LMbench's
+ * mhz method), ns (x100) as core cycles (x100; -1 while the core clock is
+ * unknown), and where the figures come from ("KVM", "QEMU TCG -icount
+ * ...", "bare hardware ..."). */
 uint64_t probe_add_chain_ticks(uint32_t iters, int wide);	/* 16 or 32 adds per iteration */
 int64_t ns100_to_cycles100(int64_t ns100);
 const char *probe_platform(void);

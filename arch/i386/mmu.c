@@ -261,13 +261,6 @@ static void do_flush_all(void)
 	}
 }
 
-static void do_flush_page(uintptr_t va)
-{
-	mmu_count.flushes++;
-	if (cur)
-		invlpg(va);
-}
-
 /* ---- the walker: what maps va, level by level ---- */
 
 int i386_walk(uintptr_t va, struct i386_walk *w)
@@ -507,7 +500,7 @@ static void figures(struct mmu_figures *f)
 static const struct mmu_ops i386_ops = {
 	.enter = enter, .leave = leave_paging,
 	.map = do_map, .unmap = do_unmap, .protect = do_protect, .query = do_query,
-	.flush_all = do_flush_all, .flush_page = do_flush_page,
+	.flush_all = do_flush_all,
 	.space_init = space_init, .space_switch = space_switch, .space_fini = space_fini,
 	.tlb_info = tlb_info, .figures = figures, .check_word = i386_check_word,
 	.explain = i386_print_pte_chain,

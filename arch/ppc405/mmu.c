@@ -222,11 +222,6 @@ static void do_flush_all(void)
 	mmu_count.flushes++;
 }
 
-static void do_flush_page(uintptr_t va)
-{
-	tlb_invalidate(va & ~(PAGE - 1), PAGE, 0);
-}
-
 /* The default mapping: RAM 1:1 in pages of size code `s`, the UART page. */
 static int build_default(unsigned s)
 {
@@ -416,7 +411,7 @@ static void figures(struct mmu_figures *f)
 static const struct mmu_ops ppc405_ops = {
 	.enter = translated_enter, .leave = translated_leave,
 	.map = do_map, .unmap = do_unmap, .protect = do_protect, .query = do_query,
-	.flush_all = do_flush_all, .flush_page = do_flush_page,
+	.flush_all = do_flush_all,
 	.space_init = space_init, .space_switch = space_switch, .space_fini = space_fini,
 	.tlb_info = tlb_info, .figures = figures, .check_word = ppc405_check_word,
 	.explain = ppc405_explain,

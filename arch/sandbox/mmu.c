@@ -23,7 +23,7 @@
  * page tables, not the CPU's TLB.
  *
  * What a process cannot do: count TLB misses, flush the TLB when asked
- * (flush_all and flush_page do nothing and count nothing; the kernel
+ * (flush_all does nothing and counts nothing; the kernel
  * flushes on munmap and mprotect), or switch page tables without the
  * scheduler: an address space is a record of its window's pages, and a
  * switch unmaps the window and maps the new space's pages.
@@ -319,7 +319,6 @@ static int do_query(uintptr_t va, uintptr_t *pa, unsigned *attr)
 }
 
 static void do_flush_all(void) { }		/* a process cannot: see the top */
-static void do_flush_page(uintptr_t va) { (void)va; }
 
 /* Through va and physically; only plain loads and stores on the memfd path,
  * so a word in our own stack's page survives. */
@@ -562,7 +561,7 @@ int mmu_arch_live(uintptr_t a) { (void)a; return 0; }
 static const struct mmu_ops sandbox_ops = {
 	.enter = enter, .leave = leave,
 	.map = do_map, .unmap = do_unmap, .protect = do_protect, .query = do_query,
-	.flush_all = do_flush_all, .flush_page = do_flush_page,
+	.flush_all = do_flush_all,
 	.space_init = space_init, .space_switch = space_switch, .space_fini = space_fini,
 	.tlb_info = tlb_info, .figures = figures, .check_word = check_word,
 	.explain = explain, .unavailable = unavailable,
