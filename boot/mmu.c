@@ -8,7 +8,7 @@
 #include "mem.h"
 #include "mmu_arch.h"
 #include "report.h"
-#include "run.h"
+#include "mmu_core.h"
 
 #define PAGE	4096u
 

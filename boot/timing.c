@@ -12,7 +12,7 @@
 #include "config.h"
 #include "probe.h"
 #include "report.h"
-#include "run.h"
+#include "timing.h"
 
 #define RUNS		5		/* runs per measurement: median and spread */
 static uint64_t read_cost;		/* ticks of one back-to-back timer read */
