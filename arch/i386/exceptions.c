@@ -9,7 +9,7 @@
 #include "config.h"
 #include "i386.h"
 #include "mem.h"
-#include "mmu_arch.h"
+#include "mmu.h"
 #include "report.h"
 
 #define KERNEL_CS		0x08
@@ -163,46 +163,13 @@ static void dump(struct i386_frame *f)
 	report_diag("%s", trace);
 }
 
-/* 1 when the fault was a probe's (its hook mapped or unprotected the page). */
-static int page_fault(struct i386_frame *f)
-{
-	static uintptr_t last_addr, last_eip;
-	static int repeats;
-	uintptr_t addr = read_cr2();
-	int prot = f->error & 1, write = !!(f->error & 2);
-
-	if (prot)
-		mmu_count.prot_faults++;
-	else
-		mmu_count.page_faults++;
-	if (!i386_cur || (f->error & 8))		/* reserved bits: our tables are wrong */
-		return 0;
-	/* A hook that claims success but fixes nothing would fault forever. */
-	if (addr == last_addr && f->eip == last_eip) {
-		if (++repeats >= 3) {
-			report_diag("error: #PF at %#lx handled 3 times without effect",
-				    (unsigned long)addr);
-			return 0;
-		}
-	} else {
-		repeats = 0;
-	}
-	last_addr = addr, last_eip = f->eip;
-	uintptr_t resume;
-	int r = mmu_call_fault_hook(addr, write, prot, f->eip, &resume);
-	if (r == MMU_FAULT_SKIP)
-		f->eip = resume, last_eip = 0;
-	return r != 0;
-}
-
-
 /* Every vector lands here; returning retries the faulting instruction. */
 void i386_exception(struct i386_frame *f)
 {
 	static int nested;
 	char why[64];
 
-	if (f->vector == 14 && !nested && page_fault(f))
+	if (f->vector == 14 && !nested && i386_page_fault(f))
 		return;
 	if (f->vector >= 32 && f->vector < 48 && !nested && i386_irq(f->vector - 32))
 		return;			/* the watchdog's tick, or an 8259 spurious IRQ */

@@ -112,14 +112,15 @@ void i386_report_cpuid(void);
 /* entry.c, from start.S: the loader's EAX, EBX, EDX. */
 void i386_entry(uint32_t eax, uint32_t ebx, uint32_t edx);
 
-/* mmu.c: the active page-table format (0 while paging is off), crash=
- * support; pagetable.c: the one walker. */
+/* mmu.c: the active page-table format (0 while paging is off), the #PF
+ * handler (1 = handled, retry), crash= support; pagetable.c: the one walker. */
 struct pformat {
 	const char *name;
 	int pae;		/* 64-bit entries, PDPT */
 	int large;		/* large pages where a region allows */
 };
 extern const struct pformat *i386_cur;
+int i386_page_fault(struct i386_frame *f);
 extern const struct mmu_mode i386_mode_2level, i386_mode_pae;	/* for crash= */
 unsigned i386_dtlb_entries(void);
 

@@ -1,4 +1,4 @@
-/* MMU modes of i386: the page-table formats and their modes.
+/* MMU modes of i386: the page-table formats, their modes and #PF.
  *
  *   flat    paging off (CR0.PG = 0), the baseline
  *   2level  32-bit entries, page directory + page tables, 4K pages
@@ -20,7 +20,7 @@
  * loads CR3, which keeps only global entries.
  *
  * Here: the formats, entering and leaving them, flushes, spaces, the
- * figures; the entries themselves are pagetable.c's, #PF exceptions.c's.
+ * figures, #PF; the entries themselves are pagetable.c's.
  */
 #include <stdio.h>
 #include <string.h>
@@ -281,6 +281,40 @@ static const struct mmu_mode mode_pae2m = { "pae2m",
 const struct mmu_mode *const mmu_modes[] = {
 	&mode_flat, &i386_mode_2level, &mode_pse, &i386_mode_pae, &mode_pae2m, 0
 };
+
+/* ---- #PF ---- */
+
+/* 1 when the fault was a probe's (its hook mapped or unprotected the page). */
+int i386_page_fault(struct i386_frame *f)
+{
+	static uintptr_t last_addr, last_eip;
+	static int repeats;
+	uintptr_t addr = read_cr2();
+	int prot = f->error & 1, write = !!(f->error & 2);
+
+	if (prot)
+		mmu_count.prot_faults++;
+	else
+		mmu_count.page_faults++;
+	if (!cur || (f->error & 8))		/* reserved bits: our tables are wrong */
+		return 0;
+	/* A hook that claims success but fixes nothing would fault forever. */
+	if (addr == last_addr && f->eip == last_eip) {
+		if (++repeats >= 3) {
+			report_diag("error: #PF at %#lx handled 3 times without effect",
+				    (unsigned long)addr);
+			return 0;
+		}
+	} else {
+		repeats = 0;
+	}
+	last_addr = addr, last_eip = f->eip;
+	uintptr_t resume;
+	int r = mmu_call_fault_hook(addr, write, prot, f->eip, &resume);
+	if (r == MMU_FAULT_SKIP)
+		f->eip = resume, last_eip = 0;
+	return r != 0;
+}
 
 /* ---- boot arguments ---- */
 
