@@ -36,6 +36,20 @@ void probe_get_bounds(struct probe_bounds *b)
 	b->stack_high_water = boot_stack_high_water();
 }
 
+void probe_shuffle(uint32_t *order, uint32_t n, uint32_t *state)
+{
+	uint32_t x = *state;
+
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = i;
+	for (uint32_t i = n - 1; i > 0 && n > 1; i--) {
+		x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+		uint32_t j = x % (i + 1), k = order[i];
+		order[i] = order[j], order[j] = k;
+	}
+	*state = x;
+}
+
 int probe_fail(struct probe_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;

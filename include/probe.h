@@ -91,6 +91,11 @@ const char *probe_platform(void);
 uint32_t probe_cache_bytes(int level);
 uint32_t probe_cache_line(void);
 
+/* order[0..n) a random permutation of 0..n-1 (Fisher-Yates), drawn from
+ * the xorshift32 generator in *state: the same order from the same state,
+ * every run, every machine. */
+void probe_shuffle(uint32_t *order, uint32_t n, uint32_t *state);
+
 /* Where lat_mem's curve reached memory in this run: the smallest working
  * set of the plateau it claimed as memory (0: none claimed), for probes
  * that need a size beyond the caches (bw_mem). */
