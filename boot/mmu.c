@@ -8,6 +8,7 @@
 #include "mem.h"
 #include "mmu_arch.h"
 #include "report.h"
+#include "watchdog.h"
 #include "mmu_core.h"
 
 #define PAGE	4096u
@@ -329,7 +330,12 @@ const struct mmu_tlb_info *mmu_tlb(void)
 
 /* ---- address spaces ---- */
 
-struct mmu_space *mmu_space_create(unsigned flags)
+/* A space's slot and its tables are the core's bookkeeping, never cut
+ * short by the watchdog (boot/watchdog.c): stopped inside space_init, a
+ * slot would keep its id with no window table yet, and mmu_leave's
+ * clean-up would free table 0, writing the pool's free list into the word
+ * at physical 0 (a loader's vectors, under -icount: aspace stopped at 2 ms). */
+static struct mmu_space *space_create(unsigned flags)
 {
 	if (!ops) {
 		report_diag("error: address spaces need a translated mode");
@@ -350,6 +356,14 @@ struct mmu_space *mmu_space_create(unsigned flags)
 	return 0;
 }
 
+struct mmu_space *mmu_space_create(unsigned flags)
+{
+	watchdog_hold();
+	struct mmu_space *s = space_create(flags);
+	watchdog_release();
+	return s;
+}
+
 int mmu_space_switch(struct mmu_space *s)
 {
 	if (!ops || (s && !s->id))
@@ -363,10 +377,12 @@ void mmu_space_destroy(struct mmu_space *s)
 {
 	if (!ops || !s || !s->id)
 		return;
+	watchdog_hold();
 	if (s == mmu_current_space)
 		mmu_space_switch(0);
 	ops->space_fini(s);
 	s->id = 0;
+	watchdog_release();
 }
 
 /* ---- faults ---- */

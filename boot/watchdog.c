@@ -34,9 +34,11 @@ void watchdog_stop(void)
 uint32_t watchdog_budget_ms(void) { return budget_ms; }
 
 /* The run loop's own bookkeeping (samples: malloc; diagnostics: the
- * console's state) is never cut short: a longjmp out of newlib's malloc
- * would leave its free list broken, and a later allocation could land
- * anywhere.  A deadline that falls inside is taken when the section ends. */
+ * console's state) and the MMU core's (a space's slot and tables) are
+ * never cut short: a longjmp out of newlib's malloc would leave its free
+ * list broken, and a later allocation could land anywhere; one out of
+ * space_init, a slot with no tables (boot/mmu.c).  A deadline that falls
+ * inside is taken when the section ends. */
 static volatile int held, missed;
 
 void watchdog_hold(void) { held++; }

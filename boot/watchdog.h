@@ -11,8 +11,9 @@ extern jmp_buf watchdog_jump;
 void watchdog_stop(void);		/* the probe's run ended: disarmed */
 uint32_t watchdog_budget_ms(void);	/* the budget the last probe_budget() set */
 
-/* Around the run loop's own bookkeeping (malloc, the console): a deadline
- * inside is taken at the end of the outermost section. */
+/* Around the run loop's own bookkeeping (malloc, the console) and the MMU
+ * core's space slots: a deadline inside is taken at the end of the
+ * outermost section. */
 void watchdog_hold(void);
 void watchdog_release(void);
 
