@@ -32,16 +32,6 @@ static uint32_t *pte_slot(uint32_t va, int create)
 
 uint32_t *ppc405_pte(uint32_t va) { return pte_slot(va, 0); }
 
-uint32_t ppc405_lo_bits(unsigned attr)
-{
-	uint32_t lo = TLBLO_M;		/* M: no effect on the 405, keeps PTEs non-zero */
-	if (attr & MMU_WRITE) lo |= TLBLO_WR;
-	if (attr & MMU_EXEC) lo |= TLBLO_EX;
-	if (attr & MMU_UNCACHED) lo |= TLBLO_I;
-	if (attr & MMU_GUARDED) lo |= TLBLO_G;
-	return lo;
-}
-
 /* Invalidate every TLB entry overlapping [va, va+len), whatever its TID;
  * pinned ones too when `pinned_too` (a mapping under a pin changed). */
 void ppc405_tlb_invalidate(uint32_t va, uint32_t len, int pinned_too)

@@ -4,6 +4,8 @@
 #define PPC405_PAGETABLE_H
 #include <stddef.h>
 #include <stdint.h>
+#include "mmu.h"
+#include "ppc405.h"
 
 #define PAGE		4096u
 #define ZONE_OF_SIZE(s)	((2u * (s) + 1) << 4)	/* zone field carries SIZE */
@@ -15,6 +17,17 @@
 #define SZ_16M		7
 
 static inline unsigned size_bytes(unsigned s) { return 1024u << (2 * s); }
+
+/* MMU_* attributes as a TLBLO word (a PTE's low bits). */
+static inline uint32_t ppc405_lo_bits(unsigned attr)
+{
+	uint32_t lo = TLBLO_M;		/* M: no effect on the 405, keeps PTEs non-zero */
+	if (attr & MMU_WRITE) lo |= TLBLO_WR;
+	if (attr & MMU_EXEC) lo |= TLBLO_EX;
+	if (attr & MMU_UNCACHED) lo |= TLBLO_I;
+	if (attr & MMU_GUARDED) lo |= TLBLO_G;
+	return lo;
+}
 
 /* mmu.c: the mode's pinned top slots, never invalidated unless asked. */
 extern unsigned ppc405_active_pins;
@@ -28,7 +41,6 @@ int ppc405_unmap(uintptr_t va, size_t len);
 int ppc405_protect(uintptr_t va, size_t len, unsigned attr);
 int ppc405_query(uintptr_t va, uintptr_t *pa, unsigned *attr);
 int ppc405_build_default(unsigned s);
-uint32_t ppc405_lo_bits(unsigned attr);
 void ppc405_tlb_invalidate(uint32_t va, uint32_t len, int pinned_too);
 
 #endif
