@@ -8,7 +8,10 @@
 #include "board.h"
 #include "config.h"
 #include "report.h"
+#include "main.h"
+#include "mmu_core.h"
 #include "run.h"
+#include "timing.h"
 #include "version.h"
 
 struct boot_info boot_info;

@@ -1,7 +1,9 @@
 /* Free RAM: a bump allocator for probe buffers, reset between probes, and
  * the page-table pool taken off the top once.  Probe buffers are large and
  * live for one probe: nothing finer is needed. */
+#include <errno.h>
 #include <stdio.h>
+#include "arch.h"
 #include "mem.h"
 #include "probe.h"
 #include "report.h"
@@ -26,6 +28,21 @@ uintptr_t mem_ram_end(void) { return ram_end; }
 uintptr_t mem_probe_start(void) { return probe_start; }
 uintptr_t mem_probe_end(void) { return probe_end; }
 uintptr_t mem_probe_high(void) { return high; }
+
+/* Running out is ENOMEM, which malloc turns into NULL, never into an
+ * overlap with the stack. */
+void *heap_sbrk(intptr_t incr)
+{
+	static char *brk = __heap_start;
+	char *old = brk;
+
+	if (incr > __heap_end - brk || incr < __heap_start - brk) {
+		errno = ENOMEM;
+		return (void *)-1;
+	}
+	brk += incr;
+	return old;
+}
 
 void probe_mem_reset(void)
 {

@@ -8,7 +8,8 @@
 #include "mem.h"
 #include "mmu_arch.h"
 #include "report.h"
-#include "run.h"
+#include "watchdog.h"
+#include "mmu_core.h"
 
 #define PAGE	4096u
 
@@ -18,7 +19,6 @@ static const struct mmu_ops *ops;	/* mmu_current's, or 0 */
 static mmu_fault_hook fault_hook;
 static int opt_break;
 
-const char *mmu_mode_name(const struct mmu_mode *m) { return m->name; }
 int mmu_translated(const struct mmu_mode *m) { return m->ops != 0; }
 
 /* ---- the page-table pool: a bump allocator with a free list ---- */
@@ -69,8 +69,6 @@ void mmu_table_free(uintptr_t t)
 	pool_used -= PAGE;
 }
 
-uint32_t mmu_table_bytes(void) { return pool_used; }
-int mmu_in_pool(uintptr_t a) { return a >= pool_start && a < pool_end; }
 
 /* ---- the self-check ---- */
 
@@ -318,12 +316,6 @@ void mmu_flush_all(void)
 		ops->flush_all();
 }
 
-void mmu_flush_page(uintptr_t va)
-{
-	if (ops)
-		ops->flush_page(va);
-}
-
 const struct mmu_tlb_info *mmu_tlb(void)
 {
 	static struct mmu_tlb_info t;
@@ -338,7 +330,12 @@ const struct mmu_tlb_info *mmu_tlb(void)
 
 /* ---- address spaces ---- */
 
-struct mmu_space *mmu_space_create(unsigned flags)
+/* A space's slot and its tables are the core's bookkeeping, never cut
+ * short by the watchdog (boot/watchdog.c): stopped inside space_init, a
+ * slot would keep its id with no window table yet, and mmu_leave's
+ * clean-up would free table 0, writing the pool's free list into the word
+ * at physical 0 (a loader's vectors, under -icount: aspace stopped at 2 ms). */
+static struct mmu_space *space_create(unsigned flags)
 {
 	if (!ops) {
 		report_diag("error: address spaces need a translated mode");
@@ -359,6 +356,14 @@ struct mmu_space *mmu_space_create(unsigned flags)
 	return 0;
 }
 
+struct mmu_space *mmu_space_create(unsigned flags)
+{
+	watchdog_hold();
+	struct mmu_space *s = space_create(flags);
+	watchdog_release();
+	return s;
+}
+
 int mmu_space_switch(struct mmu_space *s)
 {
 	if (!ops || (s && !s->id))
@@ -372,10 +377,12 @@ void mmu_space_destroy(struct mmu_space *s)
 {
 	if (!ops || !s || !s->id)
 		return;
+	watchdog_hold();
 	if (s == mmu_current_space)
 		mmu_space_switch(0);
 	ops->space_fini(s);
 	s->id = 0;
+	watchdog_release();
 }
 
 /* ---- faults ---- */

@@ -1,220 +1,26 @@
 /* The run loop: every probe, every repetition, every mode, interleaved per
  * repetition (A B C A B C ...) so that drift favours no mode.  Samples are
- * kept per mode and reported as medians once all repetitions are done. */
+ * kept per mode (samples.c) and reported as medians once all repetitions
+ * are done; each mode's result is the worst of its repetitions. */
 #include <setjmp.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include "sort.h"
 #include "arch.h"
-#include "board.h"
 #include "config.h"
-#include "mem.h"
+#include "mmu_core.h"
+#include "probe.h"
 #include "report.h"
 #include "run.h"
+#include "samples.h"
+#include "watchdog.h"
 
-#define MAX_METRICS 512		/* curves: a point is a metric (tlb: 2 x 2 x 112) */
-
-struct metric {
-	const char *name, *unit;
-	int decimals;
-	int n;				/* samples taken */
-	int64_t *samples;		/* by repetition: samples[rep] */
-	uint8_t *taken;			/* taken[rep]: that rep gave one */
-};
-
-struct mode_run {
+struct mode_result {
 	int result;			/* worst over the repetitions */
 	char reason[96];
-	struct metric metrics[MAX_METRICS];
-	int nmetrics;
 };
 
-static struct mode_run runs[MAX_RUN_MODES];
-static struct mode_run *current;
-
-/* ---- the watchdog ---- */
-
-static jmp_buf watchdog_jump;
-static volatile uint64_t deadline;		/* ticks; 0: disarmed */
-static volatile uint32_t budget_ms;
-static unsigned long opt_watchdog_ms;		/* watchdog=: every probe's budget */
-
-void probe_budget(struct probe_ctx *ctx, uint32_t ms)
-{
-	(void)ctx;
-	if (opt_watchdog_ms)
-		ms = opt_watchdog_ms;		/* the boot argument wins */
-	budget_ms = ms;
-	uint64_t ticks = (uint64_t)boot_info.tick_hz * ms / 1000;
-	deadline = arch_ticks() + ticks;
-	arch_watchdog_arm(ticks);
-}
-
-/* The run loop's own bookkeeping (samples: malloc; diagnostics: the
- * console's state) is never cut short: a longjmp out of newlib's malloc
- * would leave its free list broken, and a later allocation could land
- * anywhere.  A deadline that falls inside is taken when the section ends. */
-static volatile int held, missed;
-
-static void hold(void) { held++; }
-
-static void release(void)
-{
-	if (--held == 0 && missed) {
-		missed = 0;
-		if (deadline && arch_ticks() >= deadline) {
-			deadline = 0;
-			longjmp(watchdog_jump, 1);
-		}
-	}
-}
-
-/* From the arch's timer interrupt (interrupts off, any MMU state): past
- * the deadline, back to the run loop, which leaves the mode. */
-uint64_t run_watchdog_tick(void)
-{
-	uint64_t now = arch_ticks();
-
-	if (deadline && now >= deadline) {
-		if (held) {		/* taken at release(); look again soon */
-			missed = 1;
-			return boot_info.tick_hz / 10000 ? boot_info.tick_hz / 10000 : 1;
-		}
-		deadline = 0;
-		longjmp(watchdog_jump, 1);
-	}
-	return deadline ? deadline - now : 0;
-}
-
-static int set_watchdog(const char *key, const char *value)
-{
-	return arg_uint(key, value, 1, 3600000, &opt_watchdog_ms);
-}
-
-const struct boot_arg run_args[] = {
-	{ "watchdog", "1..3600000 ms: every probe run's budget (default 60 s, or the probe's own)",
-	  set_watchdog },
-	{ 0 }
-};
-
-/* ---- what probes get (include/probe.h) ---- */
-
-uint64_t probe_ticks(void) { return arch_ticks(); }
-uint32_t probe_tick_hz(void) { return boot_info.tick_hz; }
-uint64_t probe_ram_bytes(void) { return boot_info.ram_bytes; }
-const char *probe_arch_name(void) { return arch_name; }
-
-static uint64_t mem_reached;
-void probe_set_mem_reached(uint64_t bytes) { mem_reached = bytes; }
-uint64_t probe_mem_reached(void) { return mem_reached; }
-const char *probe_mode_name(int index)
-{
-	return index >= 0 && index < config.nmodes ? config.modes[index]->name : "?";
-}
-
-int64_t ticks_to_ns100(uint64_t ticks)
-{
-	return boot_info.tick_hz ? (int64_t)muldiv64(ticks, 100000000000ull, boot_info.tick_hz) : -1;
-}
-
-void probe_get_bounds(struct probe_bounds *b)
-{
-	b->heap_start = (uintptr_t)__heap_start, b->heap_end = (uintptr_t)__heap_end;
-	b->stack_bottom = (uintptr_t)__stack_bottom, b->stack_top = (uintptr_t)__stack_top;
-	b->stack_high_water = boot_stack_high_water();
-}
-
-int probe_fail(struct probe_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(ctx->fail_reason, sizeof(ctx->fail_reason), fmt, ap);
-	va_end(ap);
-	return RESULT_FAIL;
-}
-
-int probe_skip(struct probe_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(ctx->skip_reason, sizeof(ctx->skip_reason), fmt, ap);
-	va_end(ap);
-	return RESULT_SKIP;
-}
-
-void probe_diag(struct probe_ctx *ctx, const char *probe, const char *fmt, ...)
-{
-	char text[180];			/* a line is at most 200 (boot/report.c) */
-	va_list ap;
-
-	hold();
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	report_diag("%s.%s: %s", probe, ctx->mode_name, text);
-	release();
-}
-
-static void sample(struct probe_ctx *ctx, const char *metric, int64_t value,
-		   int decimals, const char *unit);
-
-void probe_sample(struct probe_ctx *ctx, const char *metric, int64_t value,
-		  int decimals, const char *unit)
-{
-	hold();
-	sample(ctx, metric, value, decimals, unit);
-	release();
-}
-
-static void sample(struct probe_ctx *ctx, const char *metric, int64_t value,
-		   int decimals, const char *unit)
-{
-	struct mode_run *r = current;
-	struct metric *m = 0;
-
-	for (int i = 0; i < r->nmetrics; i++)
-		if (!strcmp(r->metrics[i].name, metric))
-			m = &r->metrics[i];
-	if (!m) {
-		if (r->nmetrics == MAX_METRICS) {
-			report_diag("warning: %s: more than %d metrics, '%s' dropped",
-				    ctx->mode_name, MAX_METRICS, metric);
-			return;
-		}
-		m = &r->metrics[r->nmetrics++];
-		m->name = strdup(metric);	/* probes build names on the stack */
-		m->unit = unit;
-		m->decimals = decimals;
-		m->samples = calloc(config.reps, sizeof(int64_t));
-		m->taken = calloc(config.reps, 1);
-		if (!m->samples || !m->taken || !m->name) {
-			report_diag("warning: out of heap for samples of '%s'", metric);
-			r->nmetrics--;
-			return;
-		}
-	}
-	if (ctx->rep >= 0 && ctx->rep < config.reps && !m->taken[ctx->rep]) {
-		m->samples[ctx->rep] = value;	/* numbered by the rep that took it */
-		m->taken[ctx->rep] = 1;
-		m->n++;
-	}
-}
-
-/* The median of the samples taken (sorted in a copy: samples[] stays by rep). */
-static int64_t median(const struct metric *m)
-{
-	static int64_t sorted[MAX_REPS];
-	int n = 0;
-
-	for (int k = 0; k < config.reps; k++)
-		if (m->taken[k])
-			sorted[n++] = m->samples[k];
-	return median_i64(sorted, n);
-}
+static struct mode_result results[MAX_RUN_MODES];
+static struct mode_result *current;
 
 /* What the MMU counted during one repetition, as samples like any other:
  * only the counters something counts in this mode (mmu_tlb()->counts). */
@@ -247,7 +53,8 @@ static void run_one(const struct probe *p, int rep, int m)
 	struct mmu_counters before;
 	int result;
 
-	current = &runs[m];
+	current = &results[m];
+	samples_use(m);
 	report_set_current(p->name, mode->name);
 	const char *unavailable = mmu_unavailable(mode);
 	if (unavailable) {
@@ -263,17 +70,16 @@ static void run_one(const struct probe *p, int rep, int m)
 		if (!setjmp(watchdog_jump)) {
 			probe_budget(&ctx, 60000);	/* the probe may set its own */
 			result = p->run(&ctx);
-			deadline = 0;
-			arch_watchdog_disarm();
+			watchdog_stop();
 			if (mode->ops && result != RESULT_SKIP)
 				sample_counters(&ctx, &before, &mmu_count);
 		} else {
-			arch_watchdog_disarm();
+			watchdog_stop();
 			mmu_space_switch(0);	/* a probe stopped inside a space: back to the kernel's */
 			result = RESULT_TIMEOUT;
 			snprintf(ctx.fail_reason, sizeof(ctx.fail_reason),
 				 "stopped by the watchdog after its budget of %lu ms",
-				 (unsigned long)budget_ms);
+				 (unsigned long)watchdog_budget_ms());
 		}
 		mmu_set_fault_hook(0);
 		mmu_leave();
@@ -303,7 +109,8 @@ static void rep_done(const struct probe *p, int rep, int m)
 				 .reps = config.reps, .mode_index = m, .nmodes = config.nmodes,
 				 .quick = config.quick, .icount_shift = config.icount_shift };
 
-	current = &runs[m];
+	current = &results[m];
+	samples_use(m);
 	report_set_current(p->name, mode->name);
 	p->rep_done(&ctx);
 	report_set_current(0, 0);
@@ -311,22 +118,12 @@ static void rep_done(const struct probe *p, int rep, int m)
 
 static void report_mode(const struct probe *p, int m)
 {
-	struct mode_run *r = &runs[m];
+	struct mode_result *r = &results[m];
 	const char *mode = config.modes[m]->name;
 
 	report_set_current(p->name, mode);
-	if (r->result != RESULT_SKIP) {
-		for (int i = 0; i < r->nmetrics; i++) {
-			struct metric *mt = &r->metrics[i];
-			/* Each repetition's own figure, for tests over them (mmureport). */
-			for (int k = 0; config.reps > 1 && k < config.reps; k++)
-				if (mt->taken[k])
-					report_sample(p->name, mode, mt->name, k + 1, mt->samples[k],
-						      mt->decimals, mt->unit);
-			report_measurement(p->name, mode, mt->name, median(mt),
-					   mt->decimals, mt->unit);
-		}
-	}
+	if (r->result != RESULT_SKIP)
+		samples_report(p->name, m);
 	report_result(p->name, mode, r->result, r->reason);
 	report_set_current(0, 0);
 }
@@ -337,12 +134,8 @@ void run_probes(void)
 	for (int i = 0; i < config.nprobes; i++) {
 		const struct probe *p = config.probes[i];
 
-		for (int m = 0; m < config.nmodes; m++) {
-			for (int k = 0; k < runs[m].nmetrics; k++)
-				free(runs[m].metrics[k].samples), free(runs[m].metrics[k].taken),
-				free((char *)runs[m].metrics[k].name);
-			memset(&runs[m], 0, sizeof(runs[m]));
-		}
+		samples_clear();
+		memset(results, 0, sizeof(results[0]) * config.nmodes);
 		/* A mode's result goes out as soon as its last repetition is done
 		 * (with rep_done, once that has run for every mode). */
 		for (int rep = 0; rep < config.reps; rep++) {

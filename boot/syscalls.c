@@ -5,6 +5,7 @@
 #include "arch.h"
 #include "board.h"
 #include "config.h"
+#include "mem.h"
 
 /* These are newlib's system calls: it declares them only for its own
  * build (_COMPILING_NEWLIB), so there is no header to include. */
@@ -31,19 +32,9 @@ int _read(int fd, char *buf, int len)
 	return -1;
 }
 
-/* The heap lies between two linker symbols; running out is ENOMEM, which
- * malloc turns into NULL, never into an overlap with the stack. */
 void *_sbrk(int incr)
 {
-	static char *brk = __heap_start;
-	char *old = brk;
-
-	if (incr > __heap_end - brk || incr < __heap_start - brk) {
-		errno = ENOMEM;
-		return (void *)-1;
-	}
-	brk += incr;
-	return old;
+	return heap_sbrk(incr);		/* boot/mem.c */
 }
 
 void _exit(int status)

@@ -12,7 +12,7 @@
 #include "config.h"
 #include "probe.h"
 #include "report.h"
-#include "run.h"
+#include "timing.h"
 
 #define RUNS		5		/* runs per measurement: median and spread */
 static uint64_t read_cost;		/* ticks of one back-to-back timer read */
@@ -81,7 +81,6 @@ int64_t ns100_to_cycles100(int64_t ns100)
 					       : -1;
 }
 
-uint32_t probe_core_hz(void) { return boot_info.core_hz; }
 uint32_t probe_cache_bytes(int level) { return arch_cache_bytes(level); }
 uint32_t probe_cache_line(void) { return arch_cache_line(); }
 uint64_t probe_add_chain_ticks(uint32_t iters, int wide) { return arch_add_chain_ticks(iters, wide); }

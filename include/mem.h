@@ -19,4 +19,9 @@ uintptr_t mem_probe_start(void);	/* probe memory: [start, end) */
 uintptr_t mem_probe_end(void);
 uintptr_t mem_probe_high(void);	/* end of the highest block probes got; 0 none */
 
+/* The heap's break, between the linker's __heap_start and __heap_end:
+ * newlib's sbrk on the boards (boot/syscalls.c), the sandbox's
+ * (arch/sandbox/heap.c).  (void *)-1 with ENOMEM past either end. */
+void *heap_sbrk(intptr_t incr);
+
 #endif

@@ -20,7 +20,6 @@
 struct mmu_mode;		/* a way of translating: "real", "pae2m", ... */
 struct mmu_space;		/* an address space of the current mode */
 
-const char *mmu_mode_name(const struct mmu_mode *m);
 int mmu_translated(const struct mmu_mode *m);	/* 0 for real/flat */
 
 /* Enter: the default mapping (all RAM 1:1), a full flush, translation on,
@@ -35,7 +34,6 @@ int mmu_protect(uintptr_t va, size_t len, unsigned attr);
 /* What va maps to: 0 with *pa and *attr (MMU_*), -1 where unmapped. */
 int mmu_query(uintptr_t va, uintptr_t *pa, unsigned *attr);
 void mmu_flush_all(void);
-void mmu_flush_page(uintptr_t va);
 
 /* Address spaces: the kernel part (everything but the window below) is
  * shared; a space's own pages lie in [MMU_SPACE_BASE, +MMU_SPACE_SIZE).

@@ -34,7 +34,6 @@ struct mmu_ops {
 	int (*protect)(uintptr_t va, size_t len, unsigned attr);
 	int (*query)(uintptr_t va, uintptr_t *pa, unsigned *attr);
 	void (*flush_all)(void);
-	void (*flush_page)(uintptr_t va);
 	int (*space_init)(struct mmu_space *s);		/* tables for a new space */
 	void (*space_switch)(struct mmu_space *s);	/* 0: the kernel space */
 	void (*space_fini)(struct mmu_space *s);	/* forget it (TLB too) */
@@ -59,8 +58,6 @@ extern const struct mmu_mode *const mmu_modes[];
  * boot/mem.c set aside at the top; reset on every enter. */
 uintptr_t mmu_table_alloc(void);		/* 0 after printing "pool exhausted" */
 void mmu_table_free(uintptr_t t);
-uint32_t mmu_table_bytes(void);			/* in use since the last enter */
-int mmu_in_pool(uintptr_t a);
 
 /* The arch's pool size for a 1:1 map of [0, ram_end), and its live ranges
  * the self-check must only read (tables the CPU or handler walks). */

@@ -77,10 +77,10 @@ uint64_t probe_min_ticks(void);
 /* <name>_ns, <name>_cycles (where the core clock is known), <name>_spread. */
 void probe_sample_time(struct probe_ctx *ctx, const char *name, const struct probe_time *t);
 
-/* The core clock measured at boot (LMbench's mhz method; 0 unknown), ns
- * (x100) as core cycles (x100; -1 unknown), and where the figures come
- * from ("KVM", "QEMU TCG -icount ...", "bare hardware ..."). */
-uint32_t probe_core_hz(void);
+/* A chain of dependent adds timed (the core clock's measure, LMbench's
+ * mhz method), ns (x100) as core cycles (x100; -1 while the core clock is
+ * unknown), and where the figures come from ("KVM", "QEMU TCG -icount
+ * ...", "bare hardware ..."). */
 uint64_t probe_add_chain_ticks(uint32_t iters, int wide);	/* 16 or 32 adds per iteration */
 int64_t ns100_to_cycles100(int64_t ns100);
 const char *probe_platform(void);
@@ -90,6 +90,11 @@ const char *probe_platform(void);
  * is none or nothing says; the line size. */
 uint32_t probe_cache_bytes(int level);
 uint32_t probe_cache_line(void);
+
+/* order[0..n) a random permutation of 0..n-1 (Fisher-Yates), drawn from
+ * the xorshift32 generator in *state: the same order from the same state,
+ * every run, every machine. */
+void probe_shuffle(uint32_t *order, uint32_t n, uint32_t *state);
 
 /* Where lat_mem's curve reached memory in this run: the smallest working
  * set of the plateau it claimed as memory (0: none claimed), for probes

@@ -447,17 +447,24 @@ def test_watchdog_and_the_loaders_pit(shim):
     assert run.results == {"aspace.normal": "timeout", "boot.normal": "ok"}, run.log
     assert "## Application terminated, rc = 0x00000001" in run.log, run.log
     assert_tick_back(run.log)
-    # Every register given back; the vectors are the xfail below.
+    # Every register given back (the vectors: the test below).
     assert "shim: after return: vector checksum" in run.log or AFTER_RETURN in run.log, run.log
     for reg in ("MSR", "EVPR", "TCR", "DCCR", "ICCR", "UIC0_ER"):
         assert f"shim: after return: {reg} is" not in run.log, run.log
 
 
-@pytest.mark.xfail(strict=True, reason="known bug (2026-12-01, open): under -icount the "
-                   "watchdog stopping aspace exactly 2 ms in overwrites the loader's vectors at "
-                   "physical 0; 1, 3-12 ms do not, and lat_mem or tlb stopped at 2 ms do not")
-def test_watchdog_stop_in_aspace_keeps_the_loaders_vectors(shim):
+@pytest.mark.parametrize("ms", [1, 2, 3, 4])
+def test_watchdog_stop_in_aspace_keeps_the_loaders_vectors(shim, ms):
+    """The watchdog never stops a probe inside the MMU core's space
+    bookkeeping.  It once did (seen under -icount with aspace stopped at
+    2 ms, the timer interrupt landing in mmu_table_alloc under space_init):
+    the space kept its id with no window table, mmu_leave's clean-up freed
+    table 0, and the pool's free-list link overwrote the loader's vector
+    word at physical 0.  Which budget lands there depends on the image's
+    code layout, so several budgets are stopped here; each must still be a
+    TIMEOUT with every vector given back."""
     extra = ["--kernel", shim, "--qemu", "-device", "--qemu", f"loader,file={ELF}"]
     run = run_qemu("ref405ep", "uboot1", "go", "0x400000", "probes=aspace,boot", "modes=normal",
-                   "quick", "watchdog=2", "exit=return", timeout=60, extra=extra)
+                   "quick", f"watchdog={ms}", "exit=return", timeout=60, extra=extra)
+    assert run.results == {"aspace.normal": "timeout", "boot.normal": "ok"}, run.log
     assert AFTER_RETURN in run.log, run.log

@@ -148,13 +148,7 @@ static void local_cycle(uintptr_t base, uint32_t lines, uint32_t line)
 	for (uint32_t g = 0; g < groups; g++)
 		random_cycle(base + (uintptr_t)g * LOCAL_BYTES,
 			     lines - g * per < per ? lines - g * per : per, line);
-	for (uint32_t g = 0; g < groups; g++)
-		group_order[g] = g;
-	for (uint32_t g = groups - 1; g > 0; g--) {
-		uint32_t j = rnd() % (g + 1), t = group_order[g];
-		group_order[g] = group_order[j];
-		group_order[j] = t;
-	}
+	probe_shuffle(group_order, groups, &rnd_state);
 	for (uint32_t k = 0; k < groups && groups > 1; k++) {
 		void **first = (void **)(base + (uintptr_t)group_order[k] * LOCAL_BYTES), **q = first;
 		void **next = (void **)(base + (uintptr_t)group_order[(k + 1) % groups] * LOCAL_BYTES);

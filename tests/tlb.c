@@ -20,24 +20,8 @@
  * level's miss cost is the rise; where our own handler refills the TLB
  * (the 405) it is divided by the misses per load its counters saw, so ITLB
  * misses of the loop's own code page do not count as part of a data miss.
- *
- * The 405 also counts: at every P, mmu_tlb()->walk walks the same pages,
- * registers only, and gives the misses of one warm pass.  The last level
- * found must be the largest P that pass does not miss at, or the probe
- * fails.  With round robin over the unpinned slots, a cyclic walk of P
- * pages stays resident iff P plus the pages the loop's own code touches
- * fit the unpinned slots (else each load evicts the page needed next).
- *
- * Modes with large pages (and no pins) sweep again with the page size as
- * stride, as far as free RAM goes, and say when that is too little.  On a
- * set-associative TLB (hardware refill) the stride is a large page plus
- * 4 KiB: at the page size alone every page shares the address bits that
- * index a 4K TLB's sets, so where the host backs a guest's large page
- * with small ones, one set's ways would pass for the entries.
- * Levels are claimed only where time shows them: not with translation off,
- * not under QEMU TCG, where a hardware-walked TLB costs nothing and times
- * are the host's; under -icount the 405's software refill is exact
- * instructions, which is what -icount counts, so there they are claimed. */
+ * The 405's counters check the levels (claim_levels); modes with large
+ * pages sweep again (large_sweep). */
 #include <stdio.h>
 #include <string.h>
 #include "probe.h"
@@ -126,16 +110,9 @@ static uintptr_t slot(const struct sweep *s, uint32_t i, int packed)
  * order every run). */
 static void **build_chain(const struct sweep *s, uint32_t pages, int packed)
 {
-	uint32_t x = 2463534242u;
+	uint32_t seed = 2463534242u;
 
-	for (uint32_t i = 0; i < pages; i++)
-		order[i] = i;
-	for (uint32_t i = pages - 1; i > 0; i--) {
-		uint32_t j, k;
-		x ^= x << 13, x ^= x >> 17, x ^= x << 5;
-		j = x % (i + 1);
-		k = order[i], order[i] = order[j], order[j] = k;
-	}
+	probe_shuffle(order, pages, &seed);
 	for (uint32_t i = 0; i < pages; i++)
 		*(void **)slot(s, order[i], packed) = (void *)slot(s, order[(i + 1) % pages], packed);
 	return (void **)slot(s, order[0], packed);
@@ -325,7 +302,11 @@ static void sample_levels(struct probe_ctx *ctx, struct sweep *s, const char *pr
 	}
 }
 
-/* Why no level may be claimed here, or 0. */
+/* Why no level may be claimed here, or 0.  Levels are claimed only where
+ * time shows them: not with translation off, not under QEMU TCG, where a
+ * hardware-walked TLB costs nothing and times are the host's; under -icount
+ * the 405's software refill is exact instructions, which is what -icount
+ * counts, so there they are claimed. */
 static const char *no_claim(struct probe_ctx *ctx, const struct mmu_tlb_info *tlb)
 {
 	if (tlb->refill == MMU_REFILL_NONE)
@@ -343,19 +324,100 @@ static const char *no_claim(struct probe_ctx *ctx, const struct mmu_tlb_info *tl
 		"(its 8-entry victim TLB at large strides) and the host's caches, not this TLB";
 }
 
+/* The 4K sweep's levels as headlines.  The 405 also counts: at every P,
+ * mmu_tlb()->walk walks the same pages, registers only, and gives the
+ * misses of one warm pass.  The last level found must be the largest P
+ * that pass does not miss at, every larger P missing, or the probe fails.
+ * With round robin over the unpinned slots, a cyclic walk of P pages stays
+ * resident iff P plus the pages the loop's own code touches fit the
+ * unpinned slots (else each load evicts the page needed next). */
+static int claim_levels(struct probe_ctx *ctx, struct sweep *s)
+{
+	int64_t counted = -1;
+
+	for (int i = s->n - 1; i >= 0 && s->pt[i].walk_misses >= 0; i--)
+		if (s->pt[i].walk_misses == 0) {
+			counted = i + 1 < s->n ? (int64_t)s->pt[i].pages : -2;
+			break;
+		}
+	if (counted != -1 && (counted == -2 ? s->levels != 0 :
+			      !s->levels || s->entries[s->levels - 1] != counted))
+		return probe_fail(ctx, "curve and counters disagree: step after %ld pages by "
+				  "time, after %ld by the miss counters",
+				  s->levels ? (long)s->entries[s->levels - 1] : -1L, (long)counted);
+	if (!s->levels)
+		probe_diag(ctx, "tlb", "no step up to %lu pages of 4 KiB: no TLB level "
+			   "visible (%lu KiB walked)", (unsigned long)s->max_pages,
+			   (unsigned long)s->max_pages * 4);
+	sample_levels(ctx, s, "");
+	if (s->cache_edge && ctx->rep == 0)
+		probe_diag(ctx, "tlb", "a step at %lu pages not claimed: the packed chase of as "
+			   "many lines steps there too (a cache's edge)", (unsigned long)s->cache_edge);
+	return 0;
+}
+
+/* Modes with large pages in the default mapping (pins alone do not count:
+ * they cover what the walk avoids) sweep again with the page size as
+ * stride, as far as free RAM goes, and say when that is too little.  On a
+ * set-associative TLB (hardware refill) the stride is a large page plus
+ * 4 KiB: at the page size alone every page shares the address bits that
+ * index a 4K TLB's sets, so where the host backs a guest's large page
+ * with small ones, one set's ways would pass for the entries. */
+static int large_sweep(struct probe_ctx *ctx, const struct mmu_tlb_info *tlb,
+		       uint32_t max_pages, const char *why)
+{
+	static struct sweep l;
+	static char tag[8];
+	uint32_t lp = 0, want = tlb->entries ? tlb->entries + 1 : 0;
+	size_t avail;
+
+	for (int b = 31; b > 12 && !tlb->pinned; b--)
+		if (tlb->page_sizes & (1u << b)) {
+			lp = 1u << b;
+			break;
+		}
+	if (!lp || lp > 0x40000000u)
+		return RESULT_PASS;
+	memset(&l, 0, sizeof(l));
+	snprintf(tag, sizeof(tag), "_%lu%s", (unsigned long)(lp >= (1u << 20) ? lp >> 20 : lp >> 10),
+		 lp >= (1u << 20) ? "m" : "k");
+	l.tag = tag, l.page = lp;
+	l.stride = lp + (tlb->refill == MMU_REFILL_HARDWARE ? PAGE : 0);
+	l.max_pages = max_pages;
+	avail = probe_mem_avail(lp, 0) / l.stride;
+	if (avail < l.max_pages)
+		l.max_pages = avail;
+	if (l.max_pages < 2) {
+		probe_diag(ctx, "tlb", "RAM too small for a %s stride sweep: %lu page(s) "
+			   "of %lu KiB free", tag + 1, (unsigned long)avail, (unsigned long)lp >> 10);
+		return RESULT_PASS;
+	}
+	l.base = probe_mem_alloc((size_t)l.max_pages * l.stride, lp, 0, "tlb: large pages");
+	if (!l.base || sweep_run(&l) < 0)
+		return probe_fail(ctx, "large-page sweep failed");
+	sample_curve(ctx, &l);
+	if (!why && !l.levels)
+		probe_diag(ctx, "tlb", "no step up to %lu pages of %lu KiB%s",
+			   (unsigned long)l.max_pages, (unsigned long)lp >> 10,
+			   want > l.max_pages ? ": RAM too small to reach the step "
+			   "(the TLB's entries need more pages than fit)" : "");
+	if (!why)
+		sample_levels(ctx, &l, "lp_");
+	return RESULT_PASS;
+}
+
 static int tlb_run(struct probe_ctx *ctx)
 {
 	const struct mmu_tlb_info *tlb = mmu_tlb();
 	static struct sweep s;		/* large: off the stack */
 	const char *why = no_claim(ctx, tlb);
-	uint32_t lp = 0, line = probe_cache_line() ? probe_cache_line() : 32;
+	uint32_t line = line_bytes();
 	uintptr_t low = tlb->pinned ? tlb->pinned_end : 0;	/* walk outside the pins */
 	size_t avail;
 
 	probe_mem_reset();
 	memset(&s, 0, sizeof(s));
-	s.stride = s.page = PAGE;
-	s.tag = "";
+	s.stride = s.page = PAGE, s.tag = "";
 	s.max_pages = tlb->refill == MMU_REFILL_SOFTWARE && tlb->entries ? 4 * tlb->entries :
 		      tlb->entries * 4 > MAX_PAGES ? tlb->entries * 4 : MAX_PAGES;
 	if (s.max_pages > MAX_PAGES)
@@ -374,78 +436,11 @@ static int tlb_run(struct probe_ctx *ctx)
 	if (sweep_run(&s) < 0)
 		return probe_fail(ctx, "the timer did not move over a chase");
 	sample_curve(ctx, &s);
-
-	if (why) {
+	if (why)
 		probe_diag(ctx, "tlb", "no TLB level claimed: %s", why);
-	} else {
-		/* The counters' step: the largest P a warm pass does not miss at,
-		 * with every larger P missing. */
-		int64_t counted = -1;
-		for (int i = s.n - 1; i >= 0 && s.pt[i].walk_misses >= 0; i--)
-			if (s.pt[i].walk_misses == 0) {
-				counted = i + 1 < s.n ? (int64_t)s.pt[i].pages : -2;
-				break;
-			}
-		if (counted != -1) {
-			if (counted == -2 ? s.levels != 0 :
-			    !s.levels || s.entries[s.levels - 1] != counted)
-				return probe_fail(ctx, "curve and counters disagree: step after %ld "
-						  "pages by time, after %ld by the miss counters",
-						  s.levels ? (long)s.entries[s.levels - 1] : -1L,
-						  (long)counted);
-		}
-		if (!s.levels)
-			probe_diag(ctx, "tlb", "no step up to %lu pages of 4 KiB: no TLB level "
-				   "visible (%lu KiB walked)", (unsigned long)s.max_pages,
-				   (unsigned long)s.max_pages * 4);
-		sample_levels(ctx, &s, "");
-		if (s.cache_edge && ctx->rep == 0)
-			probe_diag(ctx, "tlb", "a step at %lu pages not claimed: the packed chase of as "
-				   "many lines steps there too (a cache's edge)", (unsigned long)s.cache_edge);
-	}
-
-	/* The mode's large pages as stride: where the default mapping has
-	 * them (pins alone do not count: they cover what the walk avoids). */
-	for (int b = 31; b > 12 && !tlb->pinned; b--)
-		if (tlb->page_sizes & (1u << b)) {
-			lp = 1u << b;
-			break;
-		}
-	if (lp && lp <= 0x40000000u) {
-		static struct sweep l;
-		static char tag[8];
-		uint32_t want = tlb->entries ? tlb->entries + 1 : 0;
-
-		memset(&l, 0, sizeof(l));
-		snprintf(tag, sizeof(tag), "_%lu%s", (unsigned long)(lp >= (1u << 20) ? lp >> 20 : lp >> 10),
-			 lp >= (1u << 20) ? "m" : "k");
-		l.tag = tag;
-		l.page = lp;
-		l.stride = lp + (tlb->refill == MMU_REFILL_HARDWARE ? PAGE : 0);
-		l.max_pages = s.max_pages;
-		avail = probe_mem_avail(lp, 0);
-		avail = avail / l.stride;
-		if (avail < l.max_pages)
-			l.max_pages = avail;
-		if (l.max_pages < 2) {
-			probe_diag(ctx, "tlb", "RAM too small for a %s stride sweep: %lu page(s) "
-				   "of %lu KiB free", tag + 1, (unsigned long)avail,
-				   (unsigned long)lp >> 10);
-			return RESULT_PASS;
-		}
-		l.base = probe_mem_alloc((size_t)l.max_pages * l.stride, lp, 0, "tlb: large pages");
-		if (!l.base || sweep_run(&l) < 0)
-			return probe_fail(ctx, "large-page sweep failed");
-		sample_curve(ctx, &l);
-		if (!why && !l.levels)
-			probe_diag(ctx, "tlb", "no step up to %lu pages of %lu KiB%s",
-				   (unsigned long)l.max_pages, (unsigned long)lp >> 10,
-				   want > l.max_pages ? ": RAM too small to reach the step "
-				   "(the TLB's entries need more pages than fit)" : "");
-		if (!why)
-			sample_levels(ctx, &l, "lp_");
-	}
-	return RESULT_PASS;
+	else if (claim_levels(ctx, &s) == RESULT_FAIL)
+		return RESULT_FAIL;
+	return large_sweep(ctx, tlb, s.max_pages, why);
 }
 
 const struct probe probe_tlb = {

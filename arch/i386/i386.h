@@ -113,7 +113,7 @@ void i386_report_cpuid(void);
 void i386_entry(uint32_t eax, uint32_t ebx, uint32_t edx);
 
 /* mmu.c: the active page-table format (0 while paging is off), the #PF
- * handler (1 = handled, retry), crash= support, and the one walker. */
+ * handler (1 = handled, retry), crash= support; pagetable.c: the one walker. */
 struct pformat {
 	const char *name;
 	int pae;		/* 64-bit entries, PDPT */

@@ -18,6 +18,9 @@
  * own root (a directory; or a PDPT and the directory of the top GiB) that
  * shares the kernel part's tables, and its own window table; switching
  * loads CR3, which keeps only global entries.
+ *
+ * Here: the formats, entering and leaving them, flushes, spaces, the
+ * figures, #PF; the entries themselves are pagetable.c's.
  */
 #include <stdio.h>
 #include <string.h>
@@ -26,227 +29,28 @@
 #include "i386.h"
 #include "mem.h"
 #include "mmu_arch.h"
+#include "pagetable.h"
 #include "report.h"
 
 struct mmu_counters mmu_count;
 extern char __free_ram_start[];		/* end of the image's area (linker script) */
-
-#define TABLE_LINK	(PTE_P | PTE_RW | PTE_US)	/* non-leaf: let the leaf decide */
-#define PAGE		4096u
 
 /* A page-table format: a mode's variant. */
 static const struct pformat formats[] = {
 	{ "2level", 0, 0 }, { "pse", 0, 1 }, { "pae", 1, 0 }, { "pae2m", 1, 1 },
 };
 
-const struct pformat *i386_cur;		/* the active format; 0 while flat */
-#define cur i386_cur
-static uintptr_t kern_root, root;	/* the kernel's and the current space's CR3 */
+const struct pformat *i386_cur;
+uintptr_t i386_root;
+int i386_nx_on;
+static uintptr_t kern_root;		/* the kernel space's CR3 */
 static uint64_t pdpt[4] __attribute__((aligned(32)));	/* PAE: the kernel's PDPT */
-static int nx_on, pge_on;
+static int pge_on;
 
 /* Boot arguments (arch_args below). */
 static int opt_global;
 
 static uintptr_t map_end;		/* default mapping: [0, map_end) */
-
-/* ---- geometry of the current format ---- */
-
-static unsigned large_shift(void) { return cur->pae ? 21 : 22; }
-static uint32_t large_size(void) { return 1u << large_shift(); }
-static unsigned dir_index(uintptr_t va) { return cur->pae ? (va >> 21) & 511 : va >> 22; }
-static unsigned tab_index(uintptr_t va) { return cur->pae ? (va >> 12) & 511 : (va >> 12) & 1023; }
-static unsigned entries(void) { return cur->pae ? 512 : 1024; }
-static uint32_t frame(uint64_t e) { return (uint32_t)e & 0xfffff000u; }
-static uint32_t large_frame(uint64_t e) { return (uint32_t)e & ~(large_size() - 1); }
-
-static uint64_t get(uintptr_t table, unsigned i)
-{
-	return cur->pae ? ((volatile uint64_t *)table)[i] : ((volatile uint32_t *)table)[i];
-}
-
-static void set(uintptr_t table, unsigned i, uint64_t v)
-{
-	if (cur->pae) {
-		/* Two 32-bit stores: clear P first, write the top, then the bottom. */
-		volatile uint32_t *p = (volatile uint32_t *)(table + 8 * i);
-		p[0] = 0;
-		p[1] = v >> 32;
-		p[0] = (uint32_t)v;
-	} else {
-		((volatile uint32_t *)table)[i] = (uint32_t)v;
-	}
-}
-
-static int paging_on(void) { return (read_cr0() & CR0_PG) != 0; }
-
-static uintptr_t alloc_table(void) { return mmu_table_alloc(); }
-
-/* The directory for va in the current root (PAE: through its PDPT),
- * created when asked. */
-static uintptr_t dir_for(uintptr_t va, int create)
-{
-	if (!cur->pae)
-		return root;
-	uint64_t *p = (uint64_t *)root;
-	unsigned i = va >> 30;
-	if (!(p[i] & PTE_P)) {
-		if (!create)
-			return 0;
-		uintptr_t d = alloc_table();
-		if (!d)
-			return 0;
-		p[i] = d | PTE_P;	/* PDPTEs take P only: RW/US/NX are reserved */
-		if (paging_on())	/* the CPU caches PDPTEs at each CR3 load */
-			write_cr3(read_cr3());
-	}
-	return frame(p[i]);
-}
-
-/* Turn the large page at dir[i] into a table of 4K pages, same mappings. */
-static int split(uintptr_t dir, unsigned i, uintptr_t va)
-{
-	uint64_t e = get(dir, i);
-	uint64_t attrs = (e & (0xfffu & ~PTE_PS)) | (e & PTE_NX);
-	uint32_t base = large_frame(e);
-	uintptr_t t = alloc_table();
-
-	if (!t)
-		return -1;
-	for (unsigned k = 0; k < entries(); k++)
-		set(t, k, (uint64_t)(base + k * PAGE) | attrs);
-	set(dir, i, t | TABLE_LINK);
-	if (paging_on())
-		invlpg(va & ~(large_size() - 1));	/* drop the large TLB entry */
-	return 0;
-}
-
-/* MMU_* attributes to entry bits (P always: x86 cannot deny reads). */
-static uint64_t attr_bits(unsigned attr)
-{
-	uint64_t e = PTE_P;
-
-	if (attr & MMU_WRITE)
-		e |= PTE_RW;
-	if (attr & MMU_UNCACHED)
-		e |= PTE_PCD | PTE_PWT;
-	if (attr & MMU_GLOBAL)
-		e |= PTE_G;
-	if (nx_on && !(attr & MMU_EXEC))
-		e |= PTE_NX;
-	return e;
-}
-
-static int check_range(const char *what, uintptr_t va, size_t len)
-{
-	if (!cur) {
-		report_diag("error: %s: paging is off (mode flat)", what);
-		return -1;
-	}
-	if ((va | len) & (PAGE - 1) || va + len < va) {
-		report_diag("error: %s: %#lx+%#lx is not whole 4K pages below 4 GiB", what,
-			    (unsigned long)va, (unsigned long)len);
-		return -1;
-	}
-	return 0;
-}
-
-static int do_map(uintptr_t va, uintptr_t pa, size_t len, unsigned attr)
-{
-	uint64_t bits = attr_bits(attr);
-
-	if (check_range("map", va, len) < 0 || (pa & (PAGE - 1)))
-		return -1;
-	while (len) {
-		uintptr_t dir = dir_for(va, 1);
-		if (!dir)
-			return -1;
-		unsigned di = dir_index(va);
-		uint64_t de = get(dir, di);
-		uint32_t L = large_size();
-		if (cur->large && !((va | pa) & (L - 1)) && len >= L &&
-		    (!(de & PTE_P) || (de & PTE_PS))) {
-			set(dir, di, pa | bits | PTE_PS);	/* one large page */
-			if (paging_on())
-				invlpg(va);
-			va += L, pa += L, len -= L;
-			continue;
-		}
-		if (!(de & PTE_P)) {
-			uintptr_t t = alloc_table();
-			if (!t)
-				return -1;
-			set(dir, di, t | TABLE_LINK);
-		} else if ((de & PTE_PS) && split(dir, di, va) < 0) {
-			return -1;
-		}
-		set(frame(get(dir, di)), tab_index(va), pa | bits);
-		if (paging_on())
-			invlpg(va);
-		va += PAGE, pa += PAGE, len -= PAGE;
-		if (va == 0)		/* wrapped at 4 GiB */
-			break;
-	}
-	return 0;
-}
-
-/* Walk [va, va+len): clear (attr < 0) or re-protect each mapping, splitting
- * large pages only where the range covers part of one. */
-static int change(const char *what, uintptr_t va, size_t len, int attr)
-{
-	if (check_range(what, va, len) < 0)
-		return -1;
-	while (len) {
-		uintptr_t dir = dir_for(va, 0);
-		uint32_t L = large_size();
-		uint32_t to_dir_end = L - (va & (L - 1));
-		if (!dir) {
-			if (attr >= 0)
-				goto not_mapped;
-			uint32_t gb = 0x40000000u - (va & 0x3fffffffu);	/* skip this PDPT slot */
-			if (len <= gb)
-				break;
-			va += gb, len -= gb;
-			continue;
-		}
-		unsigned di = dir_index(va);
-		uint64_t de = get(dir, di);
-		if (!(de & PTE_P)) {
-			if (attr >= 0)
-				goto not_mapped;
-			if (len <= to_dir_end)
-				break;
-			va += to_dir_end, len -= to_dir_end;
-			continue;
-		}
-		if (de & PTE_PS) {
-			if (!(va & (L - 1)) && len >= L) {	/* the whole large page */
-				set(dir, di, attr < 0 ? 0 : large_frame(de) | attr_bits(attr) | PTE_PS);
-				if (paging_on())
-					invlpg(va);
-				va += L, len -= L;
-				continue;
-			}
-			if (split(dir, di, va) < 0)
-				return -1;
-		}
-		uintptr_t t = frame(get(dir, di));
-		uint64_t e = get(t, tab_index(va));
-		if (attr >= 0 && !(e & PTE_P))
-			goto not_mapped;
-		set(t, tab_index(va), attr < 0 ? 0 : frame(e) | attr_bits(attr));
-		if (paging_on())
-			invlpg(va);
-		va += PAGE, len -= PAGE;
-	}
-	return 0;
-not_mapped:
-	report_diag("error: %s: %#lx is not mapped", what, (unsigned long)va);
-	return -1;
-}
-
-static int do_unmap(uintptr_t va, size_t len) { return change("unmap", va, len, -1); }
-static int do_protect(uintptr_t va, size_t len, unsigned attr) { return change("protect", va, len, attr); }
 
 static void do_flush_all(void)
 {
@@ -259,55 +63,6 @@ static void do_flush_all(void)
 	} else {
 		write_cr3(read_cr3());
 	}
-}
-
-static void do_flush_page(uintptr_t va)
-{
-	mmu_count.flushes++;
-	if (cur)
-		invlpg(va);
-}
-
-/* ---- the walker: what maps va, level by level ---- */
-
-int i386_walk(uintptr_t va, struct i386_walk *w)
-{
-	*w = (struct i386_walk){ .va = va };
-	if (cur->pae) {
-		w->pdpte = ((uint64_t *)root)[va >> 30];
-		if (!(w->pdpte & PTE_P))
-			return -1;
-	}
-	uintptr_t dir = dir_for(va, 0);
-	w->pde_at = dir + dir_index(va) * (cur->pae ? 8 : 4);
-	w->pde = get(dir, dir_index(va));
-	if (!(w->pde & PTE_P))
-		return -1;
-	if (w->pde & PTE_PS) {
-		w->large = large_size();
-		w->pa = large_frame(w->pde) + (va & (large_size() - 1));
-		w->leaf = w->pde;
-		return 0;
-	}
-	w->pte_at = frame(w->pde) + tab_index(va) * (cur->pae ? 8 : 4);
-	w->pte = get(frame(w->pde), tab_index(va));
-	if (!(w->pte & PTE_P))
-		return -1;
-	w->pa = frame(w->pte) + (va & (PAGE - 1));
-	w->leaf = w->pte;
-	return 0;
-}
-
-static int do_query(uintptr_t va, uintptr_t *pa, unsigned *attr)
-{
-	struct i386_walk w;
-
-	if (i386_walk(va, &w) < 0)
-		return -1;
-	*pa = w.pa;
-	*attr = MMU_READ | (w.leaf & PTE_RW ? MMU_WRITE : 0) | (w.leaf & PTE_NX ? 0 : MMU_EXEC) |
-		(w.leaf & PTE_PCD ? MMU_UNCACHED : 0) | (w.leaf & PTE_G ? MMU_GLOBAL : 0);
-	return 0;
 }
 
 /* The CPU reloads the PDPT at every CR0.PG set: the self-check only reads it. */
@@ -359,8 +114,8 @@ static int space_init(struct mmu_space *s)
 
 static void space_switch(struct mmu_space *s)
 {
-	root = s ? s->root : kern_root;
-	write_cr3(root);		/* drops every non-global entry */
+	i386_root = s ? s->root : kern_root;
+	write_cr3(i386_root);		/* drops every non-global entry */
 	mmu_count.flushes++;
 }
 
@@ -381,11 +136,11 @@ static void leave_paging(void)
 	if (paging_on())
 		write_cr0(read_cr0() & ~(CR0_PG | CR0_WP));
 	write_cr4(read_cr4() & ~(CR4_PSE | CR4_PAE | CR4_PGE));
-	if (nx_on)
+	if (i386_nx_on)
 		wrmsr(MSR_EFER, rdmsr(MSR_EFER) & ~(uint64_t)EFER_NXE);
 	write_cr3(0);
 	cur = 0;
-	nx_on = pge_on = 0;
+	i386_nx_on = pge_on = 0;
 }
 
 static const char *missing(const struct pformat *f)
@@ -411,12 +166,12 @@ static int enter(const struct mmu_mode *m)
 	}
 	leave_paging();
 	cur = f;
-	nx_on = f->pae && i386_cpu.nx;
+	i386_nx_on = f->pae && i386_cpu.nx;
 	pge_on = opt_global;
 	map_end = mem_ram_end() & ~(PAGE - 1);
 	memset(pdpt, 0, sizeof(pdpt));
 	kern_root = f->pae ? (uintptr_t)pdpt : alloc_table();
-	root = kern_root;
+	i386_root = kern_root;
 	if (!kern_root)
 		goto fail;
 
@@ -437,10 +192,10 @@ static int enter(const struct mmu_mode *m)
 	if (small_end > kend)
 		small_end = kend;
 	for (uintptr_t a = 0; a < small_end; a += PAGE)
-		if (do_map(a, a, PAGE, kattr) < 0)
+		if (i386_map(a, a, PAGE, kattr) < 0)
 			goto fail;
-	if (do_map(small_end, small_end, kend - small_end, kattr) < 0 ||
-	    do_map(kend, kend, map_end - kend, MMU_READ | MMU_WRITE) < 0)
+	if (i386_map(small_end, small_end, kend - small_end, kattr) < 0 ||
+	    i386_map(kend, kend, map_end - kend, MMU_READ | MMU_WRITE) < 0)
 		goto fail;
 
 	/* Switch: paging off (it is), CR4, EFER.NXE, CR3, then PG and WP;
@@ -451,7 +206,7 @@ static int enter(const struct mmu_mode *m)
 	else if (f->large)
 		cr4 |= CR4_PSE;
 	write_cr4(cr4);
-	if (nx_on)
+	if (i386_nx_on)
 		wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_NXE);
 	write_cr3(kern_root);
 	write_cr0(read_cr0() | CR0_PG | CR0_WP);
@@ -500,14 +255,14 @@ static void figures(struct mmu_figures *f)
 	f->pagetable_bytes = cur->pae ? sizeof(pdpt) : 0;	/* the rest is from the pool */
 	f->mapped_bytes = map_end;
 	snprintf(f->summary, sizeof(f->summary), "1:1 map of 0x00000000-0x%08lx, NX %s, global %s",
-		 (unsigned long)map_end - 1, nx_on ? "on" : "off",
+		 (unsigned long)map_end - 1, i386_nx_on ? "on" : "off",
 		 pge_on ? "on (0 .. image end)" : "off");
 }
 
 static const struct mmu_ops i386_ops = {
 	.enter = enter, .leave = leave_paging,
-	.map = do_map, .unmap = do_unmap, .protect = do_protect, .query = do_query,
-	.flush_all = do_flush_all, .flush_page = do_flush_page,
+	.map = i386_map, .unmap = i386_unmap, .protect = i386_protect, .query = i386_query,
+	.flush_all = do_flush_all,
 	.space_init = space_init, .space_switch = space_switch, .space_fini = space_fini,
 	.tlb_info = tlb_info, .figures = figures, .check_word = i386_check_word,
 	.explain = i386_print_pte_chain,

@@ -1,4 +1,4 @@
-/* MMU modes of the 405: its page-table format, its TLB and its faults.
+/* MMU modes of the 405: its TLB, its modes and its faults.
  *
  *   real      MSR[IR,DR] = 0: the baseline
  *   normal    every page a 4K PTE, nothing pinned ("nopintlb")
@@ -15,6 +15,9 @@
  * switching one in points the window's directory word at its table and
  * loads PID with its id (TID-tagged entries, no flush), or flushes the TLB
  * (MMU_SPACE_FLUSH).
+ *
+ * Here: the TLB, spaces, entering and leaving the modes, faults; the
+ * page table's entries and the default mapping are pagetable.c's.
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,36 +25,23 @@
 #include "boot_info.h"
 #include "config.h"
 #include "mmu_arch.h"
+#include "pagetable.h"
 #include "ppc405.h"
 #include "report.h"
 
-#define PAGE		4096u
 #define PIN_SIZE	(16u << 20)
-#define ZONE_OF_SIZE(s)	((2u * (s) + 1) << 4)	/* zone field carries SIZE */
-#define SIZE_OF(e)	(((e) >> 5) & 7)		/* SIZE code from an entry */
-#define LEAF(e)		((e) & 0x10u)			/* odd zone: a mapping */
-#define TABLE(e)	((uint32_t *)((e) & ~0xfffu))	/* a directory word's table */
-#define SZ_4K		1
-#define SZ_4M		6
-#define SZ_16M		7
 #define WINDOW_SLOT	(MMU_SPACE_BASE >> 22)
-
-static unsigned size_bytes(unsigned s) { return 1024u << (2 * s); }
 
 extern uint32_t ppc405_mmu_state[MMU_STATE_BYTES / 4];
 #define STATE(off)	ppc405_mmu_state[(MMU_STATE_BYTES + (off)) / 4]
 
-/* All-zero: the table of every unmapped 4 MiB, so the handler never needs
- * a "no table" test. */
-static uint32_t empty_table[1024] __attribute__((aligned(4096)));
-
-
 enum { V_NORMAL, V_PINNED, V_LARGE };
-static unsigned active_pins, active_size;	/* the mode's pins and page size code */
+unsigned ppc405_active_pins;			/* the mode's pinned slots (pagetable.h) */
+static unsigned active_size;			/* the mode's page size code */
 static uint32_t dumped;				/* tlbdump done, a bit per variant */
 static int active_variant, tagged_spaces;
 
-unsigned ppc405_pinned_slots(void) { return active_pins; }
+unsigned ppc405_pinned_slots(void) { return ppc405_active_pins; }
 
 /* PID = the current space's id, made effective by an rfi to the next
  * instruction: context-synchronizing as isync is on the 405, and QEMU 7.2
@@ -73,204 +63,14 @@ void ppc405_pid_restore(void)
 		: "=&r"(tmp) : "r"(STATE(MMU_PID_OFF)) : "lr", "memory");
 }
 
-/* ---- the page table ---- */
-
-/* The PTE slot of va, making a table if `create`; 0 when there is none,
- * the region is a large-page leaf (callers demote first), or the pool ran
- * dry (the core said so). */
-static uint32_t *pte_slot(uint32_t va, int create)
-{
-	uint32_t *dir = &ppc405_pgd[va >> 22];
-
-	if (LEAF(*dir))
-		return 0;
-	if (TABLE(*dir) == empty_table) {
-		uint32_t *t = create ? (uint32_t *)mmu_table_alloc() : 0;
-		if (!t)
-			return 0;
-		*dir = (uint32_t)t;
-	}
-	return TABLE(*dir) + ((va >> 12) & 1023);
-}
-
-uint32_t *ppc405_pte(uint32_t va) { return pte_slot(va, 0); }
-
-static uint32_t lo_bits(unsigned attr)
-{
-	uint32_t lo = TLBLO_M;		/* M: no effect on the 405, keeps PTEs non-zero */
-	if (attr & MMU_WRITE) lo |= TLBLO_WR;
-	if (attr & MMU_EXEC) lo |= TLBLO_EX;
-	if (attr & MMU_UNCACHED) lo |= TLBLO_I;
-	if (attr & MMU_GUARDED) lo |= TLBLO_G;
-	return lo;
-}
-
-/* Invalidate every TLB entry overlapping [va, va+len), whatever its TID;
- * pinned ones too when `pinned_too` (a mapping under a pin changed). */
-static void tlb_invalidate(uint32_t va, uint32_t len, int pinned_too)
-{
-	unsigned top = pinned_too ? TLB_SLOTS : TLB_SLOTS - active_pins;
-	uint32_t msr = mfmsr();
-
-	/* Translation off: tlbre loads PID with each entry's TID, and no miss
-	 * may load an entry under a borrowed PID before it is put back. */
-	__asm__ volatile("sync");	/* page-table stores before the TLB changes */
-	mtmsr(msr & ~(MSR_IR | MSR_DR));
-	for (unsigned i = 0; i < top; i++) {
-		uint32_t hi = tlbre_hi(i);
-		if (!(hi & TLBHI_V))
-			continue;
-		uint32_t sz = size_bytes((hi >> 7) & 7), epn = hi & ~(sz - 1);
-		if (epn < va + len && va < epn + sz) {
-			__asm__ volatile("sync" ::: "memory");	/* earlier accesses done first */
-			tlbwe_hi(i, 0);
-		}
-	}
-	ppc405_pid_restore();
-	mtmsr(msr);
-	mmu_count.flushes++;
-}
-
-/* A 4K PTE for each 4K page of the large page e, based at base, into the
- * tables that map it. */
-static void split_entry(uint32_t e, uint32_t base, uint32_t sz)
-{
-	for (uint32_t off = 0; off < sz; off += PAGE)
-		*pte_slot(base + off, 0) = ((e & ~(sz - 1) & 0xfffffc00u) + off) | (e & 0x30fu) |
-					   ZONE_OF_SIZE(SZ_4K);
-}
-
-/* Turn the large page holding va into 4K PTEs with the same rights. */
-static int demote(uint32_t va)
-{
-	uint32_t *dir = &ppc405_pgd[va >> 22], e = *dir, sz, base;
-
-	if (LEAF(e)) {
-		sz = size_bytes(SIZE_OF(e));
-		base = va & ~(sz - 1);
-		for (uint32_t r = base; r - base < sz; r += 4u << 20) {
-			uint32_t *t = (uint32_t *)mmu_table_alloc();
-			if (!t)
-				return -1;
-			ppc405_pgd[r >> 22] = (uint32_t)t;
-		}
-	} else {
-		uint32_t *p = pte_slot(va, 0);
-		if (!p || !*p || SIZE_OF(*p) == SZ_4K)
-			return 0;
-		e = *p;
-		sz = size_bytes(SIZE_OF(e));
-		base = va & ~(sz - 1);
-	}
-	split_entry(e, base, sz);
-	tlb_invalidate(base, sz, 1);
-	return 0;
-}
-
-/* Each 4K page of [va, va+len): demote what covers it, then set its PTE
- * (unmap: attr < 0; protect: keep the frame, must be mapped). */
-static int change(uintptr_t va, uintptr_t pa, size_t len, int attr, int keep_frame)
-{
-	if ((va | pa | len) & (PAGE - 1))
-		return -1;
-	for (size_t off = 0; off < len; off += PAGE) {
-		if (demote(va + off) < 0)
-			return -1;
-		uint32_t *p = pte_slot(va + off, attr >= 0 && !keep_frame);
-		if (attr < 0) {
-			if (p)
-				*p = 0;
-			continue;
-		}
-		if (!p || (keep_frame && !*p))
-			return -1;	/* pool dry, or nothing to protect */
-		uint32_t frame = keep_frame ? *p & 0xfffff000u : pa + off;
-		*p = frame | lo_bits(attr) | ZONE_OF_SIZE(SZ_4K);
-	}
-	tlb_invalidate(va, len, 1);
-	return 0;
-}
-
-static int do_map(uintptr_t va, uintptr_t pa, size_t len, unsigned attr)
-{
-	return change(va, pa, len, attr, 0);
-}
-static int do_unmap(uintptr_t va, size_t len) { return change(va, 0, len, -1, 0); }
-static int do_protect(uintptr_t va, size_t len, unsigned attr) { return change(va, 0, len, attr, 1); }
-
-static int do_query(uintptr_t va, uintptr_t *pa, unsigned *attr)
-{
-	uint32_t dir = ppc405_pgd[va >> 22], *p = pte_slot(va, 0);
-	uint32_t e = LEAF(dir) ? dir : p ? *p : 0;
-
-	if (!LEAF(e))
-		return -1;
-	uint32_t sz = size_bytes(SIZE_OF(e));
-	*pa = (e & 0xfffffc00u & ~(sz - 1)) | (va & (sz - 1));
-	*attr = MMU_READ | (e & TLBLO_WR ? MMU_WRITE : 0) | (e & TLBLO_EX ? MMU_EXEC : 0) |
-		(e & TLBLO_I ? MMU_UNCACHED : 0) | (e & TLBLO_G ? MMU_GUARDED : 0);
-	return 0;
-}
-
 /* Every unpinned slot, whatever its TID. */
 static void do_flush_all(void)
 {
 	__asm__ volatile("sync");
-	for (unsigned i = 0; i < TLB_SLOTS - active_pins; i++)
+	for (unsigned i = 0; i < TLB_SLOTS - ppc405_active_pins; i++)
 		tlbwe_hi(i, 0);
 	__asm__ volatile("isync");
 	mmu_count.flushes++;
-}
-
-static void do_flush_page(uintptr_t va)
-{
-	tlb_invalidate(va & ~(PAGE - 1), PAGE, 0);
-}
-
-/* The default mapping: RAM 1:1 in pages of size code `s`, the UART page. */
-static int build_default(unsigned s)
-{
-	uint32_t ram = boot_info.ram_bytes, sz = size_bytes(s);
-	const uint32_t rwx = lo_bits(MMU_READ | MMU_WRITE | MMU_EXEC);
-
-	for (unsigned i = 0; i < 1024; i++)
-		ppc405_pgd[i] = (uint32_t)empty_table;
-	for (uint32_t a = 0; a < ram; ) {
-		if (s >= SZ_4M && a + sz <= ram && !(a & (sz - 1))) {
-			for (uint32_t r = a; r < a + sz; r += 4u << 20)
-				ppc405_pgd[r >> 22] = a | rwx | ZONE_OF_SIZE(s);
-			a += sz;
-			continue;
-		}
-		/* A table's worth of PTEs: large entries repeated over the
-		 * 4K slots they cover (whole large pages only), 4K below the
-		 * end of RAM, nothing past it. */
-		unsigned ps = s < SZ_4M ? s : SZ_4K;
-		uint32_t psz = size_bytes(ps), large_end = ram & ~(psz - 1);
-		uint32_t *t = pte_slot(a, 1);
-		if (!t)
-			return -1;
-		for (unsigned i = 0; i < 1024; i++) {
-			uint32_t page = a + i * PAGE;
-			t[i] = page < large_end ? (page & ~(psz - 1)) | rwx | ZONE_OF_SIZE(ps)
-			     : page < ram ? page | rwx | ZONE_OF_SIZE(SZ_4K) : 0;
-		}
-		a = (a + (4u << 20)) & ~((4u << 20) - 1);
-	}
-	uint32_t *u = pte_slot(PPC405_UART0 & ~(PAGE - 1), 1);
-	if (!u)
-		return -1;
-	*u = (PPC405_UART0 & ~(PAGE - 1)) |
-	     lo_bits(MMU_READ | MMU_WRITE | MMU_UNCACHED | MMU_GUARDED) | ZONE_OF_SIZE(SZ_4K);
-	return 0;
-}
-
-/* The self-check only reads these: the handler's state words and the
- * directory (one page each), and the shared empty table. */
-int mmu_arch_live(uintptr_t a)
-{
-	return (a >= (uintptr_t)ppc405_pgd - PAGE && a < (uintptr_t)ppc405_pgd + PAGE) ||
-	       (a >= (uintptr_t)empty_table && a < (uintptr_t)empty_table + PAGE);
 }
 
 /* Toggling MSR[DR] costs a few instructions: the self-check takes every
@@ -278,13 +78,6 @@ int mmu_arch_live(uintptr_t a)
 unsigned mmu_arch_check_samples(void)
 {
 	return 0;
-}
-
-/* Tables for 4K PTEs over RAM, a spare handful (UART page, the self-check's
- * alias, probes' windows), demotions of 16M leaves and the spaces' windows. */
-uint32_t mmu_arch_pool_bytes(uintptr_t ram_end)
-{
-	return ((ram_end >> 22) + 8 + 32 + MMU_MAX_SPACES) * PAGE;
 }
 
 /* ---- address spaces ---- */
@@ -312,7 +105,7 @@ static void space_switch(struct mmu_space *s)
 	int flush = (old && (old->flags & MMU_SPACE_FLUSH)) || (s && (s->flags & MMU_SPACE_FLUSH));
 	int tagged = s && !(s->flags & MMU_SPACE_FLUSH);
 
-	ppc405_pgd[WINDOW_SLOT] = s ? s->window | (tagged ? DIR_PRIVATE : 0) : (uint32_t)empty_table;
+	ppc405_pgd[WINDOW_SLOT] = s ? s->window | (tagged ? DIR_PRIVATE : 0) : (uint32_t)ppc405_empty_table;
 	__asm__ volatile("sync");
 	STATE(MMU_PID_OFF) = tagged ? s->id : 0;
 	if (flush)
@@ -322,7 +115,7 @@ static void space_switch(struct mmu_space *s)
 
 static void space_fini(struct mmu_space *s)
 {
-	tlb_invalidate(MMU_SPACE_BASE, MMU_SPACE_SIZE, 0);	/* its entries, any TID */
+	ppc405_tlb_invalidate(MMU_SPACE_BASE, MMU_SPACE_SIZE, 0);	/* its entries, any TID */
 	mmu_table_free(s->window);
 	if (!(s->flags & MMU_SPACE_FLUSH) && --tagged_spaces == 0)
 		ppc405_install_miss_handlers(0);
@@ -345,17 +138,17 @@ static int translated_enter(const struct mmu_mode *m)
 
 	active_variant = m->variant;
 	active_size = m->variant == V_LARGE ? ppc405_opt.lpsize : SZ_4K;
-	if (build_default(active_size) < 0)
+	if (ppc405_build_default(active_size) < 0)
 		return -1;
 	/* Empty TLB, every entry TID 0, then the pinned entries at the top. */
 	__asm__ volatile("sync; tlbia; isync" ::: "memory");
 	mmu_count.flushes++;
 	STATE(MMU_PID_OFF) = 0;
 	ppc405_pid_restore();
-	active_pins = pins;
+	ppc405_active_pins = pins;
 	for (unsigned k = 0; k < pins && (uint64_t)(k + 1) * PIN_SIZE <= boot_info.ram_bytes; k++) {
 		unsigned slot = TLB_SLOTS - 1 - k;
-		tlbwe_lo(slot, k * PIN_SIZE | lo_bits(MMU_READ | MMU_WRITE | MMU_EXEC) |
+		tlbwe_lo(slot, k * PIN_SIZE | ppc405_lo_bits(MMU_READ | MMU_WRITE | MMU_EXEC) |
 			 ZONE_OF_SIZE(SZ_16M));
 		tlbwe_hi(slot, k * PIN_SIZE | (SZ_16M << 7) | TLBHI_V);
 		mmu_count.tlb_writes++;
@@ -382,10 +175,10 @@ static void tlb_info(struct mmu_tlb_info *t)
 {
 	t->refill = MMU_REFILL_SOFTWARE;
 	t->entries = TLB_SLOTS;
-	t->pinned = active_pins;
-	t->pinned_end = active_pins * PIN_SIZE < boot_info.ram_bytes ? active_pins * PIN_SIZE
+	t->pinned = ppc405_active_pins;
+	t->pinned_end = ppc405_active_pins * PIN_SIZE < boot_info.ram_bytes ? ppc405_active_pins * PIN_SIZE
 								      : boot_info.ram_bytes;
-	t->page_sizes = 1u << 12 | 1u << (10 + 2 * active_size) | (active_pins ? 1u << 24 : 0);
+	t->page_sizes = 1u << 12 | 1u << (10 + 2 * active_size) | (ppc405_active_pins ? 1u << 24 : 0);
 	t->miss_path = tagged_spaces ? (ppc405_dtlb_rfi_tagged - ppc405_dtlb_miss_tagged) / 4 + 1
 				     : (ppc405_dtlb_rfi - ppc405_dtlb_miss) / 4 + 1;
 	t->space_switch = MMU_SWITCH_TAGGED;
@@ -410,13 +203,13 @@ static void figures(struct mmu_figures *f)
 	f->mapped_bytes = boot_info.ram_bytes + PAGE;
 	snprintf(f->summary, sizeof(f->summary), "1:1 map of RAM 0x00000000-0x%08lx in %s pages "
 		 "+ UART page I|G, %u pinned", (unsigned long)boot_info.ram_bytes - 1,
-		 sizes[active_size], active_pins);
+		 sizes[active_size], ppc405_active_pins);
 }
 
 static const struct mmu_ops ppc405_ops = {
 	.enter = translated_enter, .leave = translated_leave,
-	.map = do_map, .unmap = do_unmap, .protect = do_protect, .query = do_query,
-	.flush_all = do_flush_all, .flush_page = do_flush_page,
+	.map = ppc405_map, .unmap = ppc405_unmap, .protect = ppc405_protect, .query = ppc405_query,
+	.flush_all = do_flush_all,
 	.space_init = space_init, .space_switch = space_switch, .space_fini = space_fini,
 	.tlb_info = tlb_info, .figures = figures, .check_word = ppc405_check_word,
 	.explain = ppc405_explain,
@@ -476,7 +269,7 @@ int ppc405_mmu_fault(struct ppc405_frame *f)
 void ppc405_mmu_init(void)
 {
 	for (unsigned i = 0; i < 1024; i++)
-		ppc405_pgd[i] = (uint32_t)empty_table;
+		ppc405_pgd[i] = (uint32_t)ppc405_empty_table;
 	STATE(MMU_RRTOP_OFF) = TLB_SLOTS - 1;
 	STATE(MMU_NSLOTS_OFF) = TLB_SLOTS;
 	STATE(MMU_PID_OFF) = 0;

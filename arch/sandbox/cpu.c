@@ -1,17 +1,14 @@
-/* The sandbox's CPU: pinned to one CPU, the TSC as the timer where it is
- * invariant (else clock_gettime), what CPUID says of the caches and TLBs,
- * and the banner: kernel, CPU, caches, THP, huge pages. */
+/* The sandbox's CPU: pinned to one CPU, what CPUID says of the caches and
+ * TLBs, and the banner: kernel, CPU, caches, THP, huge pages.  The timer
+ * is timer.c's. */
 #define _GNU_SOURCE
 #include <cpuid.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/utsname.h>
-#include <x86intrin.h>
-#include "sort.h"
 #include "arch.h"
 #include "args.h"
 #include "report.h"
@@ -32,7 +29,7 @@ void sandbox_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 	__cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
 }
 
-static uint32_t max_leaf, max_ext;
+uint32_t sandbox_max_leaf, sandbox_max_ext;	/* CPUID's highest leaves */
 
 /* ---- one CPU ---- */
 
@@ -64,9 +61,9 @@ void sandbox_cpu_init(void)
 	uint32_t r[4];
 
 	sandbox_cpuid(0, 0, r);
-	max_leaf = r[0];
+	sandbox_max_leaf = r[0];
 	sandbox_cpuid(0x80000000, 0, r);
-	max_ext = r[0] >= 0x80000000 && r[0] < 0x80000100 ? r[0] : 0;
+	sandbox_max_ext = r[0] >= 0x80000000 && r[0] < 0x80000100 ? r[0] : 0;
 	if (sched_getaffinity(0, sizeof(set), &set) == 0)
 		allowed = CPU_COUNT(&set);
 	int cpu = sched_getcpu();
@@ -93,95 +90,6 @@ const struct boot_arg arch_args[] = {
 		 "MemAvailable, at most 2812M)", sandbox_set_ram },
 	{ 0 }
 };
-
-/* ---- the timer ---- */
-
-static int use_tsc;
-static char tsc_note[160];
-
-uint64_t arch_ticks(void)
-{
-	struct timespec ts;
-
-	if (use_tsc)
-		return __rdtsc();
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
-
-static uint64_t raw_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
-
-/* main()'s first act, before we know which clock arch_ticks() will be:
- * both are read, and arch_calibrate_ticks keeps the one it chooses, so
- * that boot time is one clock's difference. */
-static uint64_t entry_tsc, entry_ns;
-
-void sandbox_entry_clocks(struct boot_info *bi)
-{
-	entry_tsc = __rdtsc();
-	entry_ns = raw_ns();
-	bi->entry_ticks = entry_ns;
-}
-
-/* The TSC where CPUID says it is invariant (0x80000007 EDX bit 8: the same
- * rate in every P- and C-state); its rate from CPUID 0x15 where that gives
- * the crystal, else measured against CLOCK_MONOTONIC_RAW (5 x 20 ms, the
- * median).  Otherwise clock_gettime itself, in ns. */
-void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
-{
-	static char source[200];
-	uint32_t r[4] = { 0 };
-
-	(void)icount_shift;
-	if (max_ext >= 0x80000007)
-		sandbox_cpuid(0x80000007, 0, r);
-	if (!(r[3] & (1u << 8))) {
-		use_tsc = 0;
-		bi->entry_ticks = entry_ns;
-		bi->tick_hz = 1000000000u;
-		bi->tick_hz_source = "clock_gettime(CLOCK_MONOTONIC_RAW) in ns: the TSC is not "
-				     "invariant (CPUID 0x80000007 EDX bit 8 clear)";
-		return;
-	}
-	use_tsc = 1;
-	bi->entry_ticks = entry_tsc;
-	if (max_leaf >= 0x15) {
-		sandbox_cpuid(0x15, 0, r);
-		if (r[0] && r[1] && r[2]) {
-			bi->tick_hz = (uint64_t)r[2] * r[1] / r[0];
-			snprintf(source, sizeof(source), "invariant TSC; CPUID 0x15: crystal %lu Hz x "
-				 "%lu/%lu", (unsigned long)r[2], (unsigned long)r[1], (unsigned long)r[0]);
-			bi->tick_hz_source = source;
-			return;
-		}
-	}
-	uint64_t hz[5];
-	for (int i = 0; i < 5; i++) {
-		uint64_t n0 = raw_ns(), t0 = __rdtsc(), n1, t1;
-		do
-			n1 = raw_ns();
-		while (n1 - n0 < 20000000u);
-		t1 = __rdtsc();
-		hz[i] = (t1 - t0) * 1000000000u / (n1 - n0);
-	}
-	bi->tick_hz = median_u64(hz, 5);
-	snprintf(source, sizeof(source), "invariant TSC (CPUID 0x80000007 EDX bit 8), measured "
-		 "against CLOCK_MONOTONIC_RAW: median of 5 x 20 ms, spread %llu Hz",
-		 (unsigned long long)(hz[4] - hz[0]));
-	bi->tick_hz_source = source;
-	if (max_leaf >= 0x16) {
-		sandbox_cpuid(0x16, 0, r);
-		if (r[0] & 0xffff)
-			snprintf(tsc_note, sizeof(tsc_note), "tsc cross-check: CPUID 0x16 base %lu MHz",
-				 (unsigned long)(r[0] & 0xffff));
-	}
-}
 
 /* ---- caches and TLBs: arch/x86/cpuid.c ---- */
 
@@ -276,7 +184,7 @@ void arch_describe_cpu(void)
 	if (uname(&u) == 0)
 		report_diag("kernel: %s %s %s (%s)", u.sysname, u.release, u.version, u.machine);
 	read_caches();
-	for (int i = 0; i < 3 && max_ext >= 0x80000004; i++)
+	for (int i = 0; i < 3 && sandbox_max_ext >= 0x80000004; i++)
 		sandbox_cpuid(0x80000002 + i, 0, &brand[4 * i]);
 	s[47] = 0;
 	while (*s == ' ')
@@ -290,8 +198,8 @@ void arch_describe_cpu(void)
 		report_diag("cpu: pinned to CPU %d of %d allowed (sched_setaffinity)", pinned, allowed);
 	else
 		report_diag("cpu: not pinned: %s", pin_error);
-	if (tsc_note[0])
-		report_diag("%s", tsc_note);
+	if (sandbox_tsc_note[0])
+		report_diag("%s", sandbox_tsc_note);
 	if (sandbox_thp_setting(a, sizeof(a), "enabled"))
 		report_diag("thp: enabled %s, defrag %s, shmem %s (/sys/kernel/mm/transparent_hugepage)",
 			    a, sandbox_thp_setting(b, sizeof(b), "defrag") ? b : "?",

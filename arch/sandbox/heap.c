@@ -11,24 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 #include "arch.h"
+#include "mem.h"
 #include "sandbox.h"
 
-static char *brk_at;			/* 0: RAM not mapped yet */
-
-/* Running out is ENOMEM, as newlib's sbrk does on the boards. */
+/* The break is the boards' (boot/mem.c), once RAM is mapped. */
 void *sbrk(intptr_t incr)
 {
-	if (!brk_at) {
-		sandbox_ram_init();	/* glibc may allocate before main */
-		brk_at = __heap_start;
-	}
-	char *old = brk_at;
-	if (incr > __heap_end - brk_at || incr < __heap_start - brk_at) {
-		errno = ENOMEM;
-		return (void *)-1;
-	}
-	brk_at += incr;
-	return old;
+	sandbox_ram_init();	/* glibc may allocate before main; once */
+	return heap_sbrk(incr);
 }
 
 struct block {

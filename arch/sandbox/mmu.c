@@ -23,22 +23,22 @@
  * page tables, not the CPU's TLB.
  *
  * What a process cannot do: count TLB misses, flush the TLB when asked
- * (flush_all and flush_page do nothing and count nothing; the kernel
+ * (flush_all does nothing and counts nothing; the kernel
  * flushes on munmap and mprotect), or switch page tables without the
  * scheduler: an address space is a record of its window's pages, and a
  * switch unmaps the window and maps the new space's pages.
  *
- * Faults are SIGSEGV: the handler counts them (SEGV_MAPERR a page fault,
+ * Faults are SIGSEGV (faults.c): the handler counts them (SEGV_MAPERR a page fault,
  * SEGV_ACCERR a protection fault), calls the probe's hook and resumes,
- * at mmu_probe_load_skip where the hook skips the load. */
+ * at mmu_probe_load_skip where the hook skips the load.
+ *
+ * Here: the modes and struct mmu_ops; the memfd, the physical view and
+ * splitting are ram.c's, address spaces spaces.c's. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <ucontext.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <linux/mman.h>		/* MAP_HUGE_2MB */
@@ -46,163 +46,16 @@
 #include "arch.h"
 #include "config.h"
 #include "mem.h"
-#include "mmu_arch.h"
 #include "probe.h"
 #include "report.h"
-#include "sandbox.h"
-
-#define PAGE		4096u
-#define PRESENT		0x800u		/* in a record word, besides MMU_* (bits 0-5) */
-#define CHUNKS		(RAM_MAX_BYTES / LARGE)	/* for the largest RAM the layout allows */
+#include "sandbox_mmu.h"
 
 struct mmu_counters mmu_count;
 
-static int ram_fd = -1, mem_fd = -1, pagemap_fd = -1;
-static char *phys;			/* the physical view: the whole memfd */
-static int pfns;			/* pagemap shows page frames (root) */
-static const char *pagemap_why;
 static int variant = -1;		/* the mode entered: 0 4k, 1 thp, 2 hugetlb */
-static uint8_t large[CHUNKS];		/* 2 MiB of RAM still in the mode's large pages */
-
-/* The record: what we mapped at each 4K page below 4 GiB (pa | MMU_* |
- * PRESENT); the window's pages are per space. */
-static uint32_t record[1u << 20];
-static uint32_t window[MMU_MAX_SPACES + 1][MMU_SPACE_SIZE / PAGE];
-static int space_now;			/* 0: the kernel space */
-
-static int in_window(uintptr_t va)
-{
-	return va >= MMU_SPACE_BASE && va < MMU_SPACE_BASE + MMU_SPACE_SIZE;
-}
-
-static uint32_t *entry(uintptr_t va)
-{
-	if (in_window(va))
-		return &window[space_now][(va - MMU_SPACE_BASE) / PAGE];
-	return &record[va / PAGE];
-}
-
-static int in_ram(uintptr_t a) { return a >= RAM_BASE && a < RAM_END; }
-static int chunk(uintptr_t a) { return (a - RAM_BASE) / LARGE; }
-
-/* ---- RAM ---- */
-
-static void die(const char *what)
-{
-	fprintf(stderr, "mmubench: sandbox: %s: %s\n", what, strerror(errno));
-	exit(3);
-}
-
-/* RAM as the memfd, 1:1, in 4K pages: how every mode starts and ends. */
-static void map_probe_memory_4k(void)
-{
-	if (mmap((void *)PROBE_START, RAM_END - PROBE_START, PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_FIXED, ram_fd, PROBE_START - RAM_BASE) == MAP_FAILED)
-		die("mmap of probe memory");
-	madvise((void *)PROBE_START, RAM_END - PROBE_START, MADV_NOHUGEPAGE);
-	memset(large, 0, sizeof(large));
-}
-
-void sandbox_ram_init(void)
-{
-	static int done;
-	uint64_t e = 0;
-
-	if (done)
-		return;
-	done = 1;
-	sandbox_ram_choose();
-	ram_fd = memfd_create("mmubench-ram", MFD_CLOEXEC);
-	if (ram_fd < 0 || ftruncate(ram_fd, RAM_BYTES) < 0)
-		die("memfd for RAM");
-	phys = mmap(0, RAM_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, ram_fd, 0);
-	if (phys == MAP_FAILED)
-		die("the physical view");
-	if (mmap((void *)RAM_BASE, IMAGE_BYTES, PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_FIXED_NOREPLACE, ram_fd, 0) == MAP_FAILED)
-		die("mmap of RAM at 0x10000000 (is something else there?)");
-	map_probe_memory_4k();
-	mem_fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
-	pagemap_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	*(volatile char *)phys = 0;	/* present, so that pagemap shows its frame */
-	if (pagemap_fd < 0)
-		pagemap_why = "/proc/self/pagemap cannot be opened";
-	else if (pread(pagemap_fd, &e, 8, (uintptr_t)phys / PAGE * 8) != 8 || !(e >> 63))
-		pagemap_why = "/proc/self/pagemap cannot be read";
-	else if (!(e & ((1ull << 55) - 1)))
-		pagemap_why = "/proc/self/pagemap hides page frames (not CAP_SYS_ADMIN)";
-	else
-		pfns = 1;
-}
-
-/* The page frame behind va, 0 when not present or not shown. */
-static uint64_t pfn(uintptr_t va)
-{
-	uint64_t e;
-
-	if (!pfns || pread(pagemap_fd, &e, 8, va / PAGE * 8) != 8 || !(e >> 63))
-		return 0;
-	return e & ((1ull << 55) - 1);
-}
-
-/* A word of RAM, physically: through the physical view, or where the 2 MiB
- * is still anonymous (mapped 1:1 by construction), /proc/self/mem. */
-static uint32_t phys_read(uintptr_t pa)
-{
-	uint32_t v = 0;
-
-	if (!large[chunk(pa)])
-		return *(volatile uint32_t *)(phys + (pa - RAM_BASE));
-	if (pread(mem_fd, &v, 4, pa) != 4)
-		report_diag("error: sandbox: /proc/self/mem read at %#lx: %s", (unsigned long)pa,
-			    strerror(errno));
-	return v;
-}
-
-static void phys_write(uintptr_t pa, uint32_t v)
-{
-	if (!large[chunk(pa)]) {
-		*(volatile uint32_t *)(phys + (pa - RAM_BASE)) = v;
-		return;
-	}
-	if (pwrite(mem_fd, &v, 4, pa) != 4)
-		report_diag("error: sandbox: /proc/self/mem write at %#lx: %s", (unsigned long)pa,
-			    strerror(errno));
-}
-
-/* The 2 MiB around a into the memfd's 4K pages, same data (see the top). */
-static int split(uintptr_t a)
-{
-	int c = chunk(a);
-	uintptr_t base = RAM_BASE + (uintptr_t)c * LARGE;
-
-	if (!in_ram(a) || !large[c])
-		return 0;
-	memcpy(phys + (base - RAM_BASE), (void *)base, LARGE);
-	if (mmap((void *)base, LARGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, ram_fd,
-		 base - RAM_BASE) == MAP_FAILED) {
-		report_diag("error: sandbox: splitting %#lx: %s", (unsigned long)base, strerror(errno));
-		return -1;
-	}
-	large[c] = 0;
-	return 0;
-}
-
-static int split_range(uintptr_t a, size_t len)
-{
-	for (uintptr_t p = a & ~(uintptr_t)(LARGE - 1); p < a + len; p += LARGE)
-		if (split(p) < 0)
-			return -1;
-	return 0;
-}
+uint32_t record[1u << 20];
 
 /* ---- the interface ---- */
-
-static int prot_of(unsigned attr)
-{
-	return (attr & (MMU_READ | MMU_WRITE | MMU_EXEC) ? PROT_READ : 0) |
-	       (attr & MMU_WRITE ? PROT_WRITE : 0) | (attr & MMU_EXEC ? PROT_EXEC : 0);
-}
 
 static int check_range(const char *what, uintptr_t va, size_t len, unsigned attr)
 {
@@ -280,21 +133,6 @@ static int do_protect(uintptr_t va, size_t len, unsigned attr)
 	return 0;
 }
 
-/* Which RAM page has page frame f, by the physical view's pagemap; 0 none. */
-static uintptr_t ram_page_of(uint64_t f)
-{
-	static uint64_t e[512];
-
-	for (uintptr_t o = 0; o < RAM_BYTES; o += sizeof(e) / 8 * PAGE) {
-		if (pread(pagemap_fd, e, sizeof(e), ((uintptr_t)phys + o) / PAGE * 8) != sizeof(e))
-			return 0;
-		for (unsigned i = 0; i < 512; i++)
-			if ((e[i] >> 63) && (e[i] & ((1ull << 55) - 1)) == f)
-				return RAM_BASE + o + i * PAGE;
-	}
-	return 0;
-}
-
 /* The record says where va goes; where the page is present and pagemap
  * shows frames, its frame must be the memfd page's, else the page that
  * frame belongs to is the answer (~0: not RAM). */
@@ -319,7 +157,6 @@ static int do_query(uintptr_t va, uintptr_t *pa, unsigned *attr)
 }
 
 static void do_flush_all(void) { }		/* a process cannot: see the top */
-static void do_flush_page(uintptr_t va) { (void)va; }
 
 /* Through va and physically; only plain loads and stores on the memfd path,
  * so a word in our own stack's page survives. */
@@ -356,43 +193,6 @@ static void explain(uintptr_t va)
 			    (unsigned long long)pfn((uintptr_t)phys + (page - RAM_BASE)));
 	else if (pfns)
 		report_diag("sandbox: page frame %#llx through va", (unsigned long long)f);
-}
-
-/* ---- address spaces: the window's record per space ---- */
-
-static void window_load(int id)
-{
-	munmap((void *)MMU_SPACE_BASE, MMU_SPACE_SIZE);
-	space_now = id;
-	for (unsigned i = 0, j; i < MMU_SPACE_SIZE / PAGE; i = j) {
-		uint32_t e = window[id][i];
-		for (j = i + 1; j < MMU_SPACE_SIZE / PAGE; j++)	/* a run: contiguous, same attr */
-			if (window[id][j] != e + (j - i) * PAGE)
-				break;
-		if (!(e & PRESENT))
-			continue;
-		uintptr_t pa = e & ~(PAGE - 1);
-		if (mmap((void *)(MMU_SPACE_BASE + (uintptr_t)i * PAGE), (size_t)(j - i) * PAGE,
-			 prot_of(e & 0x3f), MAP_SHARED | MAP_FIXED, ram_fd, pa - RAM_BASE) == MAP_FAILED)
-			report_diag("error: sandbox: space %d: mmap: %s", id, strerror(errno));
-	}
-}
-
-static int space_init(struct mmu_space *s)
-{
-	memset(window[s->id], 0, sizeof(window[0]));
-	s->root = s->id;
-	return 0;
-}
-
-static void space_switch(struct mmu_space *s)
-{
-	window_load(s ? s->id : 0);
-}
-
-static void space_fini(struct mmu_space *s)
-{
-	memset(window[s->id], 0, sizeof(window[0]));
 }
 
 /* ---- modes ---- */
@@ -562,8 +362,9 @@ int mmu_arch_live(uintptr_t a) { (void)a; return 0; }
 static const struct mmu_ops sandbox_ops = {
 	.enter = enter, .leave = leave,
 	.map = do_map, .unmap = do_unmap, .protect = do_protect, .query = do_query,
-	.flush_all = do_flush_all, .flush_page = do_flush_page,
-	.space_init = space_init, .space_switch = space_switch, .space_fini = space_fini,
+	.flush_all = do_flush_all,
+	.space_init = sandbox_space_init, .space_switch = sandbox_space_switch,
+	.space_fini = sandbox_space_fini,
 	.tlb_info = tlb_info, .figures = figures, .check_word = check_word,
 	.explain = explain, .unavailable = unavailable,
 };
@@ -576,101 +377,3 @@ static const struct mmu_mode mode_hugetlb = { "hugetlb",
 	"probe memory MAP_HUGETLB 2 MiB pages (reserved pool)", &sandbox_ops, 2 };
 
 const struct mmu_mode *const mmu_modes[] = { &mode_4k, &mode_thp, &mode_hugetlb, 0 };
-
-/* ---- faults: SIGSEGV, and the signals of crash= ---- */
-
-static void unexpected(int sig, siginfo_t *si, ucontext_t *uc)
-{
-	static int nested;
-	greg_t *g = uc->uc_mcontext.gregs;
-	char why[80];
-
-	if (nested++) {
-		fprintf(stdout, "\nmmubench: signal %d while reporting a signal\n", sig);
-		_exit(1);
-	}
-	report_diag("unexpected signal %d (%s), code %d, address %#lx", sig, strsignal(sig),
-		    si->si_code, (unsigned long)si->si_addr);
-	report_diag("rip %#llx rsp %#llx rbp %#llx err %#llx", (unsigned long long)g[REG_RIP],
-		    (unsigned long long)g[REG_RSP], (unsigned long long)g[REG_RBP],
-		    (unsigned long long)g[REG_ERR]);
-	report_diag("rax %#llx rbx %#llx rcx %#llx rdx %#llx rsi %#llx rdi %#llx",
-		    (unsigned long long)g[REG_RAX], (unsigned long long)g[REG_RBX],
-		    (unsigned long long)g[REG_RCX], (unsigned long long)g[REG_RDX],
-		    (unsigned long long)g[REG_RSI], (unsigned long long)g[REG_RDI]);
-	snprintf(why, sizeof(why), "unexpected %s at %#lx", sig == SIGSEGV ? "SIGSEGV" :
-		 strsignal(sig), (unsigned long)si->si_addr);
-	exit(report_abort(why));
-}
-
-static void on_signal(int sig, siginfo_t *si, void *ctx)
-{
-	static uintptr_t last_addr, last_pc;
-	static int repeats;
-	ucontext_t *uc = ctx;
-	greg_t *g = uc->uc_mcontext.gregs;
-	uintptr_t addr = (uintptr_t)si->si_addr, pc = g[REG_RIP], resume;
-	int prot = si->si_code == SEGV_ACCERR, write = (g[REG_ERR] & 2) != 0;
-
-	if (sig != SIGSEGV || !mmu_current)
-		unexpected(sig, si, uc);
-	if (prot)
-		mmu_count.prot_faults++;
-	else
-		mmu_count.page_faults++;
-	/* A hook that claims success but fixes nothing would fault forever. */
-	if (addr == last_addr && pc == last_pc) {
-		if (++repeats >= 3) {
-			report_diag("error: SIGSEGV at %#lx handled 3 times without effect",
-				    (unsigned long)addr);
-			unexpected(sig, si, uc);
-		}
-	} else {
-		repeats = 0;
-	}
-	last_addr = addr, last_pc = pc;
-	int r = mmu_call_fault_hook(addr, write, prot, pc, &resume);
-	if (!r)
-		unexpected(sig, si, uc);
-	if (r == MMU_FAULT_SKIP)
-		g[REG_RIP] = resume, last_pc = 0;
-}
-
-void sandbox_faults_init(void)
-{
-	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE };
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_signal;
-	sa.sa_flags = SA_SIGINFO;
-	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, 0);
-}
-
-/* ---- crash= ---- */
-
-const char *arch_crash_unsupported(const char *kind)
-{
-	if (!strcmp(kind, "data") || !strcmp(kind, "illegal") || !strcmp(kind, "divide"))
-		return 0;
-	if (!strcmp(kind, "align"))
-		return "Linux on x86-64 raises no alignment fault for ordinary loads";
-	return "the sandbox's text is the Linux program's: crash=data, illegal or divide";
-}
-
-void arch_crash(const char *kind)
-{
-	if (!strcmp(kind, "data")) {
-		if (mmu_enter(mmu_modes[0]) < 0)
-			return;
-		report_diag("crash=data: writing to %#x, which nothing maps", 0xD0200000u);
-		*(volatile uint32_t *)0xD0200000u = 0xbad;
-		mmu_leave();
-	} else if (!strcmp(kind, "illegal")) {
-		__asm__ volatile("ud2");
-	} else {
-		volatile int zero = 0, x = 1;
-		x /= zero;
-	}
-}

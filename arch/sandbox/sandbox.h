@@ -43,6 +43,8 @@ void sandbox_cpu_init(void);		/* pin to one CPU, read CPUID */
 void sandbox_entry_clocks(struct boot_info *bi);	/* main's start, in both clocks */
 int sandbox_cpu(void);			/* the CPU we run on */
 void sandbox_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4]);
+extern uint32_t sandbox_max_leaf, sandbox_max_ext;	/* CPUID's highest leaves (cpu.c) */
+extern char sandbox_tsc_note[];		/* timer.c: the TSC cross-check, or "" */
 const char *sandbox_thp_setting(char *buf, int size, const char *file);
 long sandbox_meminfo(const char *key);		/* a /proc/meminfo figure, -1 */
 unsigned sandbox_dtlb_entries(int large);	/* L1 dTLB, 4K or 2M pages; 0 unknown */

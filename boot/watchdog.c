@@ -1,0 +1,83 @@
+/* The watchdog's core side: a probe's budget, the deadline the arch's timer
+ * interrupt checks (run_watchdog_tick), the sections it never cuts short,
+ * and the watchdog= boot argument.  Separate from the run loop, which only
+ * sets the jump back and stops it. */
+#include <setjmp.h>
+#include <stdint.h>
+#include "arch.h"
+#include "args.h"
+#include "probe.h"
+#include "watchdog.h"
+
+jmp_buf watchdog_jump;
+static volatile uint64_t deadline;		/* ticks; 0: disarmed */
+static volatile uint32_t budget_ms;
+static unsigned long opt_watchdog_ms;		/* watchdog=: every probe's budget */
+
+void probe_budget(struct probe_ctx *ctx, uint32_t ms)
+{
+	(void)ctx;
+	if (opt_watchdog_ms)
+		ms = opt_watchdog_ms;		/* the boot argument wins */
+	budget_ms = ms;
+	uint64_t ticks = (uint64_t)boot_info.tick_hz * ms / 1000;
+	deadline = arch_ticks() + ticks;
+	arch_watchdog_arm(ticks);
+}
+
+void watchdog_stop(void)
+{
+	deadline = 0;
+	arch_watchdog_disarm();
+}
+
+uint32_t watchdog_budget_ms(void) { return budget_ms; }
+
+/* The run loop's own bookkeeping (samples: malloc; diagnostics: the
+ * console's state) and the MMU core's (a space's slot and tables) are
+ * never cut short: a longjmp out of newlib's malloc would leave its free
+ * list broken, and a later allocation could land anywhere; one out of
+ * space_init, a slot with no tables (boot/mmu.c).  A deadline that falls
+ * inside is taken when the section ends. */
+static volatile int held, missed;
+
+void watchdog_hold(void) { held++; }
+
+void watchdog_release(void)
+{
+	if (--held == 0 && missed) {
+		missed = 0;
+		if (deadline && arch_ticks() >= deadline) {
+			deadline = 0;
+			longjmp(watchdog_jump, 1);
+		}
+	}
+}
+
+/* From the arch's timer interrupt (interrupts off, any MMU state): past
+ * the deadline, back to the run loop, which leaves the mode. */
+uint64_t run_watchdog_tick(void)
+{
+	uint64_t now = arch_ticks();
+
+	if (deadline && now >= deadline) {
+		if (held) {		/* taken at release(); look again soon */
+			missed = 1;
+			return boot_info.tick_hz / 10000 ? boot_info.tick_hz / 10000 : 1;
+		}
+		deadline = 0;
+		longjmp(watchdog_jump, 1);
+	}
+	return deadline ? deadline - now : 0;
+}
+
+static int set_watchdog(const char *key, const char *value)
+{
+	return arg_uint(key, value, 1, 3600000, &opt_watchdog_ms);
+}
+
+const struct boot_arg run_args[] = {
+	{ "watchdog", "1..3600000 ms: every probe run's budget (default 60 s, or the probe's own)",
+	  set_watchdog },
+	{ 0 }
+};
