@@ -264,3 +264,19 @@ def test_readme_layout_is_the_top_level():
     assert listed_names == top, (f"in the layout table, not in the repository: "
                                  f"{sorted(listed_names - top)}; in the repository, not in the "
                                  f"table: {sorted(top - listed_names)}")
+
+
+# ---- host builds stay off boot/ ---------------------------------------------
+
+def test_host_rules_name_no_boot_file_but_the_fuzzed_argument_parser():
+    """The host tools share code with the image through lib/ alone: after the
+    board build (everything past `FORCE:`), the only boot/ files a rule may
+    name are the argument parser's, which the fuzz target builds for the host."""
+    makefile = read("Makefile")
+    host = makefile[makefile.index("\nFORCE:\n"):]
+    named = set()
+    for line in host.splitlines():
+        if not line.lstrip().startswith("#"):
+            named |= set(re.findall(r"\bboot/[\w.]+", line))
+    allowed = {"boot/args.c", "boot/args_linux.c", "boot/args.o", "boot/args_linux.o"}
+    assert named <= allowed, f"host rules name boot/ files: {sorted(named - allowed)}"
