@@ -132,8 +132,6 @@ static void count_verdict(char *buf, size_t size, struct item *it, double ma, do
 	char ra[48], rb[48];
 	int same = it->na == it->nb;
 
-	sort_double(it->va, it->na);
-	sort_double(it->vb, it->nb);
 	for (int i = 0; same && i < it->na; i++)
 		same = it->va[i] == it->vb[i];
 	range_text(ra, sizeof(ra), it->va, it->na, it->m->decimals);
@@ -265,6 +263,8 @@ static int classify(struct item *it, const struct row *a, int na, const struct r
 
 	it->na = observations(a, na, it->mode, probe, metric, &it->va);
 	it->nb = observations(b, nb, it->mode, probe, metric, &it->vb);
+	sort_double(it->va, it->na);	/* sorted: ranges, counts compared in order */
+	sort_double(it->vb, it->nb);
 	if (!it->na || !it->nb) {
 		it->kind = K_ABSENT;
 		return it->na ? probe_ran(b, nb, it->mode, probe) : probe_ran(a, na, it->mode, probe);
@@ -330,6 +330,16 @@ static void json_item(FILE *json, const struct item *it, double ma, double mb, c
 	json_num(json, ratio);
 	fprintf(json, ", \"difference\": ");
 	json_num(json, mb - ma);
+	/* Each side's spread: two counts' ranges apart are a difference beyond
+	 * the repetitions' own variation (tools/suite-summary shows those). */
+	fprintf(json, ", \"a_min\": ");
+	json_num(json, it->na ? it->va[0] : NAN);
+	fprintf(json, ", \"a_max\": ");
+	json_num(json, it->na ? it->va[it->na - 1] : NAN);
+	fprintf(json, ", \"b_min\": ");
+	json_num(json, it->nb ? it->vb[0] : NAN);
+	fprintf(json, ", \"b_max\": ");
+	json_num(json, it->nb ? it->vb[it->nb - 1] : NAN);
 	fprintf(json, ", \"n_a\": %d, \"n_b\": %d, \"u\": ", it->na, it->nb);
 	int tested = it->kind == K_TEST || it->kind == K_FEW || it->kind == K_SAME;
 	json_num(json, tested ? it->t.u : NAN);
