@@ -290,9 +290,14 @@ $(BUILD)/shims/i386-tsc-host: selftest/shims/i386-tsc-host.c $(BUILD)/shims/obj/
 -include $(wildcard $(BUILD)/shims/*.d $(BUILD)/shims/obj/*.d)
 
 # ARGS: boot arguments for every run of the suite (tools/run-suite).
+# run: the build's lines in build/logs/build.txt (on the console with V=1,
+# and its last lines when it fails): a person reads the suite's.
+RUN_BUILD_LOG := $(if $(filter 1,$(V)),,> $(BUILD)/logs/build.txt 2>&1)
 run:
 	$(Q)tools/install-deps
-	$(Q)$(MAKE) --no-print-directory all sandbox tools
+	$(Q)mkdir -p $(BUILD)/logs
+	$(Q)$(MAKE) --no-print-directory all sandbox tools $(RUN_BUILD_LOG) || \
+		{ tail -30 $(BUILD)/logs/build.txt; echo "make run: the build failed: $(BUILD)/logs/build.txt"; exit 1; }
 	$(Q)tools/run-suite $(ARGS)
 
 check:
