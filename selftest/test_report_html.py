@@ -380,6 +380,9 @@ def test_plot_one_unit_style(script):
         assert re.search(r"\d (B|KiB|MiB)\b", text), text
     bars = [r[0] for r in data(script["ref405ep-2-bandwidth"], "bars")]
     assert bars and all(re.search(r" \d+(\.\d+)? (B|KiB|MiB)$", b) for b in bars), bars
+    # Bandwidth (LMbench's MB, 2^20 bytes) in the same style: MiB/s.
+    ylabel = re.search(r'set ylabel "([^"]*)"', script["ref405ep-2-bandwidth"]).group(1)
+    assert ylabel.startswith("bandwidth (MiB/s"), ylabel
 
 
 def test_plot_says_emulated(script):

@@ -120,5 +120,5 @@ void bandwidth_plot(struct plot *p, const struct run *r, const char *title,
 			n++;
 		}
 	bar_plot(p, r, title, "Memory bandwidth at each size measured (bw_mem) - bigger is better",
-		 "bandwidth (MB/s, 2^20 bytes/s)", probe, mp, lp, n, 1);
+		 "bandwidth (MiB/s: the tables' MB/s, LMbench's 2^20 bytes/s)", probe, mp, lp, n, 1);
 }

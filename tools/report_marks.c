@@ -55,6 +55,6 @@ void draw_marks(FILE *f, const struct mark *m, int n, double xmin, double xmax)
 		fprintf(f, "set label ");
 		gp_quote(f, k->text);
 		fprintf(f, " at %.10g, graph 0.97 rotate by 90 right offset %.1f,0 font ',9' tc rgb '%s'\n",
-			at, -1.0 - 1.8 * in, k->colour);
+			at, -1.5 - 1.8 * in, k->colour);
 	}
 }
