@@ -263,8 +263,10 @@ static int classify(struct item *it, const struct row *a, int na, const struct r
 
 	it->na = observations(a, na, it->mode, probe, metric, &it->va);
 	it->nb = observations(b, nb, it->mode, probe, metric, &it->vb);
-	sort_double(it->va, it->na);	/* sorted: ranges, counts compared in order */
-	sort_double(it->vb, it->nb);
+	if (it->na)			/* sorted: ranges, counts compared in order */
+		sort_double(it->va, it->na);
+	if (it->nb)
+		sort_double(it->vb, it->nb);
 	if (!it->na || !it->nb) {
 		it->kind = K_ABSENT;
 		return it->na ? probe_ran(b, nb, it->mode, probe) : probe_ran(a, na, it->mode, probe);
