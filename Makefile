@@ -217,8 +217,11 @@ $(BUILD)/tools/mmuguess: tools/mmuguess.c lib/guess.c lib/sort.c include/guess.h
 REPORT_SRCS := tools/mmureport.c tools/report_parse.c tools/report_mmubench.c tools/report_lmbench.c \
 	tools/report_stats.c tools/report_tables.c tools/report_data.c tools/report_sides.c \
 	tools/report_compare.c tools/report_plot.c tools/report_bars.c tools/report_marks.c \
-	tools/report_html.c tools/report_lava.c $(LINE_SRCS) lib/guess.c lib/table_defs.c lib/sort.c lib/sort_double.c
-$(BUILD)/tools/mmureport: $(REPORT_SRCS) tools/mmureport.h tools/report_read.h tools/report_plot.h $(LINE_HDRS) include/guess.h include/table_defs.h
+	tools/report_html.c tools/report_lava.c tools/report_lmbench2.c tools/report_lmbench2_text.c \
+	tools/report_lmbench2_out.c tools/report_lmbench2_cmp.c $(LINE_SRCS) lib/guess.c lib/table_defs.c \
+	lib/sort.c lib/sort_double.c
+$(BUILD)/tools/mmureport: $(REPORT_SRCS) tools/mmureport.h tools/report_read.h tools/report_lmbench2.h \
+		tools/report_plot.h $(LINE_HDRS) include/guess.h include/table_defs.h
 	@mkdir -p $(dir $@)
 	$(Q)cc $(HOST_CFLAGS) -Wno-format-truncation -o $@ $(REPORT_SRCS) -lm
 
@@ -229,7 +232,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-saniti
 	-Iinclude -Itools
 fuzz: $(BUILD)/fuzz/fuzz_report $(BUILD)/fuzz/fuzz_args
 $(BUILD)/fuzz/fuzz_report: tools/fuzz/fuzz_report.c $(filter-out tools/mmureport.c,$(REPORT_SRCS)) \
-		tools/mmureport.h $(LINE_HDRS)
+		tools/mmureport.h tools/report_lmbench2.h $(LINE_HDRS)
 	@mkdir -p $(dir $@)
 	$(Q)clang $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_report.c $(filter-out tools/mmureport.c,$(REPORT_SRCS)) -lm
 # fuzz_args: boot/args.c and boot/args_linux.c built for fuzzing, linked with

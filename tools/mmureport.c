@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "mmureport.h"
+#include "report_lmbench2.h"
 
 static int help;		/* --help: the usage on stdout, status 0 */
 
@@ -32,6 +33,8 @@ static void usage(void)
 	fprintf(help ? stdout : stderr,
 		"usage: mmureport [--strict] [--no-tables] [--compare A B]... [--csv FILE] [--json FILE]\n"
 		"                 [--plot DIR] [--html FILE] [FILE|-]...\n"
+		"       mmureport --lmbench [--strict] [--compare NUM/DEN NUM/DEN]... [FILE|-]...\n"
+		"                 (LMbench 2.0 summaries and logs in the LMbench 2.0 summary's layout)\n"
 		"       mmureport --mwu X1,X2,... Y1,Y2,...   (the Mann-Whitney test alone)\n"
 		"A and B: a mode, a board, a run (board-N label, file, #N) or RUN:MODE\n");
 	exit(help ? 0 : 3);
@@ -191,7 +194,7 @@ static int mwu_only(const char *x, const char *y)
 
 struct opts {
 	const char *files[256], *cmp[32][2], *csv, *json, *plot, *html;
-	int nfiles, ncmp, strict, tables;
+	int nfiles, ncmp, strict, tables, lmbench;
 };
 
 static void parse_args(int argc, char **argv, struct opts *o)
@@ -202,6 +205,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			help = 1, usage();
 		if (!strcmp(argv[i], "--strict"))
 			o->strict = 1;
+		else if (!strcmp(argv[i], "--lmbench"))
+			o->lmbench = 1;
 		else if (!strcmp(argv[i], "--no-tables"))
 			o->tables = 0;
 		else if (!strcmp(argv[i], "--compare") && i + 2 < argc && o->ncmp < 32) {
@@ -224,6 +229,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (!o->nfiles)
 		o->files[o->nfiles++] = "-";
+	if (o->lmbench && (o->csv || o->json || o->plot || o->html || !o->tables)) {
+		fprintf(stderr, "mmureport: --lmbench prints its table alone (with --compare, --strict)\n");
+		usage();
+	}
 }
 
 /* Every input, and for the page what the parser said of each. */
@@ -270,6 +279,8 @@ int main(int argc, char **argv)
 	int rc = 0;
 
 	parse_args(argc, argv, &o);
+	if (o.lmbench)
+		return lmbench_main(o.files, o.nfiles, o.cmp, o.ncmp, o.strict);
 	int n = snprintf(command, sizeof(command), "mmureport");
 	for (int i = 1; i < argc && n < (int)sizeof(command); i++)
 		n += snprintf(command + n, sizeof(command) - n, " %s", argv[i]);

@@ -1,0 +1,358 @@
+"""mmureport --lmbench: LMbench 2.0 summaries read as rows (the seed's
+whitespace-collapsed mail text and a fixed-width summary written by hand
+from getsummary's layout, selftest/data/lmbench/), cells that cannot be
+placed left unknown and named, truncated and foreign summaries refused with
+the line, and the seed's rows beside a ref405ep log's and the sandbox's in
+one LMbench 2.0 layout, with --compare's ratios."""
+import os
+import re
+import subprocess
+
+import pytest
+
+from conftest import TOP
+
+REPORT = os.path.join(TOP, "build", "tools", "mmureport")
+SANDBOX = os.path.join(TOP, "build", "sandbox", "mmubench")
+DATA = os.path.join(TOP, "selftest", "data", "lmbench")
+SEED = os.path.join(DATA, "walnut-2pintlb-largepte-nopintlb-32M.txt")
+FIXED = os.path.join(DATA, "fixed-width-by-hand.txt")
+Q405 = os.path.join(TOP, "selftest", "data", "report", "ref405ep-quick.log")
+HOSTS = ["2pintlb-3"] * 3 + ["largepte-"] * 3 + ["nopintlb-"] * 3
+
+
+@pytest.fixture(scope="module", autouse=True)
+def built():
+    subprocess.run(["make", "-s", "tools"], cwd=TOP, check=True, timeout=300)
+
+
+def report(*args):
+    p = subprocess.run([REPORT, "--lmbench", *args], capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def tables(out):
+    """{title up to ' - ' or ' in ': [(host, os, [cells])]} from the printed
+    layout, each cell cut at its column of the rule line."""
+    result = {}
+    for block in out.split("\n\n"):
+        lines = block.splitlines()
+        rules = [i for i, l in enumerate(lines) if re.fullmatch(r"-+( -+){2,}", l)]
+        if not lines or not rules:
+            continue
+        title = re.split(r" in | - ", lines[0])[0]
+        spans = [m.span() for m in re.finditer(r"-+", lines[rules[0]])][2:]
+        rows = []
+        for l in lines[rules[0] + 1:]:
+            cells = [l[a:b].strip() for a, b in spans]
+            if title == "Memory latencies":
+                cells[-1] = l[spans[-1][0]:].strip()
+            rows.append((l[:9].strip(), l[10:23].strip(), cells))
+        result[title] = rows
+    return result
+
+
+def num(v, width):
+    """LMbench getsummary's way to print a figure in `width` characters."""
+    if v >= 1e7:
+        return ("%.1f" % (v / 1e6))[:width - 1] + "M"
+    if v >= 1e4:
+        return ("%.1f" % (v / 1e3))[:width - 1] + "K"
+    if v >= 10:
+        return ("%.1f" % v)[:width]
+    return ("%.*f" % (width - 2, v))[:width]
+
+
+def measurements(log):
+    return {m[1]: float(m[2]) for m in
+            re.finditer(r"^# measurement (\S+) (\S+) ", open(log).read(), re.M)}
+
+
+def lines_of(path, title):
+    """Line numbers (1-based) of a section's rows in a summary file."""
+    text = open(path).read().splitlines()
+    start = next(i for i, l in enumerate(text) if " ".join(l.split()) == title)
+    rule = next(i for i in range(start + 1, len(text)) if re.fullmatch(r"-+( -+){2,} *", text[i]))
+    return [rule + 2 + k for k in range(9)]
+
+
+# ---- the seed ----
+
+def test_seed_rows_read_back():
+    rc, out, err = report(SEED)
+    assert rc == 0, err
+    t = tables(out)
+    assert list(t) == ["Basic system parameters", "Processor, Processes", "Context switching",
+                       "*Local* Communication latencies", "File & VM system latencies",
+                       "*Local* Communication bandwidths", "Memory latencies"]
+    for rows in t.values():
+        assert [r[0] for r in rows] == HOSTS and {r[1] for r in rows} == {"Linux 2.4.19-"}
+    proc = t["Processor, Processes"]
+    assert proc[0][2] == ["199", "1.40", "2.48", "15.7", "23.7", "138.2", "5.54", "19.9", "1713",
+                          "8063", "30.K"]
+    assert proc[8][2][8:] == ["2094", "9120", "34.K"]
+    assert t["Context switching"][4][2][2] == "251.7"
+    assert t["File & VM system latencies"][6][2][4:] == ["515.0", "2.341", "24.0"]
+    assert t["*Local* Communication bandwidths"][2][2][7:] == ["115.", "139.2"]
+    assert t["Memory latencies"][0][2] == ["199", "15.0", "134.0", "147.7", "No L2 cache?"]
+    assert t["Basic system parameters"][3][2] == ["powerpc-linux-gnu", "199"]
+
+
+def test_seed_ambiguous_section_is_unknown_and_named():
+    """The *Local* latencies rows have 5 figures for 8 columns and no
+    spacing: every cell of them is '?', each line named, nothing placed."""
+    rc, out, err = report(SEED)
+    assert rc == 0
+    for host, os_, cells in tables(out)["*Local* Communication latencies"]:
+        assert cells == ["?"] * 8
+    for no in lines_of(SEED, "*Local* Communication latencies in microseconds - smaller is better"):
+        assert re.search(r"line %d: 5 figures for the 8 columns of '\*Local\* Communication "
+                         r"latencies' and the text's spacing is lost: .* 8 cell\(s\) left unknown"
+                         % no, err), err
+    assert "?: the summary has a figure here" in out and "72 cell(s)" in out
+
+
+# ---- a fixed-width summary ----
+
+def test_fixed_width_blanks_by_position():
+    rc, out, err = report(FIXED)
+    assert rc == 0, err
+    t = tables(out)
+    assert [r[:2] for r in t["Processor, Processes"]] == [
+        ("hostone", "Linux 2.4.19-"), ("hosttwo", "Linux 2.4.19-"), ("longhostn", "SunOS 5.8")]
+    assert t["*Local* Communication latencies"][0][2] == [
+        "3.060", "33.7", "55.5", "", "", "251.4", "", "917."]
+    assert t["*Local* Communication latencies"][2][2] == ["5.100"] + [""] * 7
+    assert t["Processor, Processes"][0][2][5] == "" and t["Processor, Processes"][0][2][6] == "5.54"
+    assert t["Processor, Processes"][2][2][7:] == ["4.10", "", "2100", "12.K"]
+    assert t["Context switching"][2][2] == ["5.100", "12.5"] + [""] * 5
+    fv = t["File & VM system latencies"]
+    assert fv[1][2][4:] == ["515.0", "", "24.0"]
+    # "7.00000" ends between Prot Fault and Page Fault: both unknown, never guessed
+    assert fv[2][2] == ["51.6", "48.6", "153.6", "87.4", "20.2K", "?", "?"]
+    no = open(FIXED).read().splitlines().index(next(l for l in open(FIXED).read().splitlines()
+                                                     if l.endswith("7.00000"))) + 1
+    assert re.search(r"line %d: 6 figures for the 7 columns of 'File & VM system latencies' and "
+                     r"a figure ends in no column: .* 2 cell\(s\) left unknown" % no, err), err
+    assert t["*Local* Communication bandwidths"][1][2][2] == ""
+    assert t["Memory latencies"][1][2] == ["199", "-", "-", "-", "Bad mhz?"]
+    assert t["Memory latencies"][2][2] == ["400", "2.500", "", "180.5", ""]
+
+
+def test_collapsed_fixed_width_never_shifts_a_figure(tmp_path):
+    """The same summary with its spacing collapsed, as a mail archive gives
+    it: full rows read the same, rows with blanks become unknown."""
+    p = tmp_path / "collapsed.txt"
+    p.write_text("\n".join(" ".join(l.split()) for l in open(FIXED).read().splitlines()) + "\n")
+    rc, out, err = report(str(p))
+    assert rc == 0, err
+    full, collapsed = tables(report(FIXED)[1]), tables(out)
+    for title in full:
+        for (h, o, a), (h2, o2, b) in zip(full[title], collapsed[title]):
+            assert (h, o) == (h2, o2)
+            figures = [c for c in a if c]
+            if title == "Memory latencies" or title == "Basic system parameters" or "?" in a:
+                continue
+            assert b == a if len(figures) == len(a) else b == ["?"] * len(a), (title, a, b)
+
+
+# ---- bad input ----
+
+SEED_LINES = open(SEED).read().splitlines(keepends=True)
+
+
+def damaged(tmp_path, lines):
+    p = tmp_path / "bad.txt"
+    p.write_text("".join(lines))
+    return str(p)
+
+
+def line_of(text):
+    return next(i for i, l in enumerate(SEED_LINES) if l.startswith(text)) + 1
+
+
+@pytest.mark.parametrize("how, message", [
+    ("cut", r"line 40: the summary ends in 'Context switching': truncated"),
+    ("no newline", r"line %d: the text ends inside this row" % len(SEED_LINES)),
+    ("version 3", r"line 1: an LMbench summary of another version"),
+    ("a word", r"line %d: not a figure where LMbench prints figures: 'abc'"
+     % line_of("2pintlb-3 Linux 2.4.19- 199 1.40")),
+    ("a row lost", r"line %d: a new section begins: rows missing in 'Context switching'"
+     % (line_of("*Local* Communication latencies") - 1)),
+    ("rows swapped", r"line %d: '.*' where 'Processor, Processes' prints row 4 of 9 \(host "
+     r"'largepte- Linux 2.4.19-'\): a row lost, or foreign text"
+     % (line_of("Processor, Processes") + 8)),
+    ("foreign text", r"line %d: other text where LMbench 2.0 prints the section 'File & VM system "
+     r"latencies'" % line_of("File & VM system latencies")),
+])
+def test_truncated_or_foreign_summary_fails_with_the_line(tmp_path, how, message):
+    lines = list(SEED_LINES)
+    ctx = line_of("Context switching")
+    if how == "cut":
+        lines = lines[:40]
+    elif how == "no newline":
+        lines[-1] = lines[-1].rstrip("\n")
+    elif how == "version 3":
+        lines[0] = lines[0].replace("2 . 0", "3 . 0")
+    elif how == "a word":
+        i = line_of("2pintlb-3 Linux 2.4.19- 199 1.40") - 1
+        lines[i] = lines[i].replace(" 1713 ", " abc ")
+    elif how == "a row lost":
+        del lines[ctx + 12]             # its last row
+    elif how == "rows swapped":
+        i = line_of("Processor, Processes") + 8
+        lines[i - 1], lines[i + 2] = lines[i + 2], lines[i - 1]
+    elif how == "foreign text":
+        i = line_of("File & VM system latencies") - 1
+        lines[i:i] = ["some words a mailer added\n"]
+    rc, out, err = report(damaged(tmp_path, lines))
+    assert rc == 2 and out == "", err
+    assert re.search(message, err), err
+
+
+# ---- beside mmubench ----
+
+def test_seed_beside_ref405ep():
+    rc, out, err = report(SEED, Q405)
+    assert rc == 0, err
+    t, m = tables(out), measurements(Q405)
+    for title, rows in t.items():
+        ours = [r for r in rows if r[0] == "ref405ep"]
+        assert [r[:2] for r in rows[:9]] == [(h, "Linux 2.4.19-") for h in HOSTS]
+        assert [r[1] for r in ours] == ["real", "normal", "pinned", "largepte"], title
+    for host, mode, cells in t["*Local* Communication bandwidths"][9:]:
+        assert cells == ["", "", "", "", ""] + [
+            num(m["bw_mem.%s.%s_mbs" % (mode, k)], w) for k, w in
+            (("cp_libc", 6), ("cp_hand", 6), ("rd", 4), ("wr", 5))], cells
+    for host, mode, cells in t["Processor, Processes"][9:]:
+        assert cells == ["%.0f" % m["cpu.%s.mhz" % mode]] + [""] * 10
+    # a board's demand faults, aspace and remap are not LMbench's: blank
+    for title in ("Context switching", "*Local* Communication latencies",
+                  "File & VM system latencies"):
+        assert all(c == "" for r in t[title][9:] for c in r[2]), title
+    assert all(c == "" for r in t["Memory latencies"][9:] for c in r[2][1:])
+    notes = out[out.index("\nRows:"):].replace("\n  ", " ")
+    assert "is not Mmap Latency" in notes and "is not ctxsw" in notes and "not Page Fault" in notes
+
+
+def ratios(out):
+    rows = {}
+    for l in out[out.index("\nRatios"):].splitlines()[3:]:
+        name, a, b = l[33:49].strip(), l[50:66].strip(), l[67:83].strip()
+        rows[(l[:32].strip(), name)] = (a, b)
+    return rows
+
+
+def test_compare_ratios_of_each_side():
+    rc, out, err = report(SEED, Q405, "--compare", "normal/pinned", "nopintlb/2pintlb")
+    assert rc == 0, err
+    r, m = ratios(out), measurements(Q405)
+    assert r[("Processor, Processes", "fork proc")] == ("", "%.3f" % (2075 / 1706))
+    assert r[("File & VM system latencies", "Page Fault")] == ("", "%.3f" % (24 / 20))
+    assert r[("File & VM system latencies", "Mmap Latency")] == ("", "%.3f" % (519 / 412))
+    assert r[("Context switching", "2p/64K ctxsw")] == ("", "%.3f" % (277.1 / 252.8))
+    assert r[("*Local* Communication bandwidths", "Bcopy (hand)")] == (
+        "%.3f" % (m["bw_mem.normal.cp_hand_mbs"] / m["bw_mem.pinned.cp_hand_mbs"]),
+        "%.3f" % (83.7 / 83.8))
+    assert ("*Local* Communication latencies", "Pipe") not in r    # unknown cells: no ratio
+
+
+def test_compare_selectors_that_select_nothing_or_both_sides():
+    rc, out, err = report(SEED, Q405, "--compare", "largepte/normal", "nopintlb/2pintlb")
+    assert rc == 3 and out == "" and "'largepte' selects both LMbench and mmubench rows" in err
+    rc, out, err = report(SEED, Q405, "--compare", "ref405ep:largepte/normal",
+                          "lmbench:largepte/2pintlb")
+    assert rc == 0, err
+    rc, out, err = report(SEED, Q405, "--compare", "nosuch/normal", "nopintlb/2pintlb")
+    assert rc == 3 and "'nosuch' selects no row" in err
+    rc, out, err = report(SEED, "--compare", "normal", "x/y")
+    assert rc == 3 and "'normal' is not NUM/DEN" in err
+
+
+def test_sandbox_figures_by_lmbench_methods_fill_its_columns(tmp_path):
+    """lat_sig catch/prot, lat_pagefault and the lat_ctx ring (aspace's
+    process switch) fill sig hndl, Prot Fault, Page Fault and ctxsw, in us;
+    a figure the run did not give stays blank."""
+    subprocess.run(["make", "-s", "-C", TOP, "BOARD=sandbox"], check=True, timeout=300)
+    p = subprocess.run([SANDBOX, "probes=cpu,demand,aspace", "modes=4k", "quick"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout
+    log = tmp_path / "sandbox.log"
+    log.write_text(p.stdout)
+    rc, out, err = report(str(log))
+    assert rc == 0, err
+    t, m = tables(out), measurements(str(log))
+    assert m["aspace.4k.switch_kind"] == 3
+
+    def want(metric, width):
+        return num(m[metric] / 1000, width) if metric in m else ""
+
+    (host, mode, proc), = t["Processor, Processes"]
+    assert (host, mode) == ("sandbox", "4k")
+    assert proc[7] == want("demand.4k.lat_sig_catch_ns", 4)
+    assert proc[1:7] + proc[8:] == [""] * 9
+    (_, _, fv), = t["File & VM system latencies"]
+    assert fv == [""] * 5 + [want("demand.4k.lat_sig_prot_ns", 5),
+                             want("demand.4k.lat_pagefault_ns", 5)]
+    (_, _, ctx), = t["Context switching"]
+    assert ctx == [want("aspace.4k.%s_ns" % k, w) for k, w in
+                   (("2p_0k", 5), ("2p_16k", 6), ("2p_64k", 6), ("8p_16k", 6), ("8p_64k", 6),
+                    ("16p_16k", 7), ("16p_64k", 7))]
+    assert t["*Local* Communication latencies"][0][2][0] == ctx[0]
+
+
+def test_lmbench_options():
+    assert "--lmbench" in subprocess.run([REPORT, "--help"], capture_output=True,
+                                         text=True).stdout
+    rc, out, err = report("--csv", "x.csv", SEED)
+    assert rc == 3 and "--lmbench prints its table alone" in err
+
+
+def test_wrapped_rule_and_two_summaries_in_one_text(tmp_path):
+    """A column rule a mailer wrapped is joined (its tail has no positions,
+    so a row with blanks is unknown there); a second summary in the same
+    text gives rows of its own."""
+    lines = open(FIXED).read().splitlines()
+    rule = "--------- ------------- ---- ---- ---- ---- ---- ----- ---- ---- ---- ---- ----"
+    i = lines.index(rule)
+    lines[i:i + 1] = [rule[:-15], rule[-14:]]     # the last three groups wrapped
+    p = tmp_path / "wrapped.txt"
+    p.write_text("\n".join(lines) + "\n\nand again:\n" + open(SEED).read())
+    rc, out, err = report(str(p))
+    assert rc == 0, err
+    proc = tables(out)["Processor, Processes"]
+    assert [r[0] for r in proc] == ["hostone", "hosttwo", "longhostn"] + HOSTS
+    assert proc[1][2] == ["199", "1.46", "2.85", "17.7", "26.2", "156.8", "6.03", "19.4", "2060",
+                          "9060", "34.K"]
+    assert proc[0][2] == ["?"] * 11 and proc[3][2][8] == "1713"
+    assert re.search(r"line %d: 10 figures for the 11 columns of 'Processor, Processes'" % (i + 3),
+                     err), err
+
+
+def test_lost_lines_noted_and_strict(tmp_path):
+    """A garbled line of a log: named, its figure left out of the row
+    (blank, not a stale number); --strict: exit 1 and no table."""
+    text = open(Q405).read()
+    good = re.search(r"^# measurement bw_mem\.normal\.rd_mbs (\S+) .*$", text, re.M)
+    bad = good[0].replace(good[1], good[1].replace("1", "7", 1))
+    log = tmp_path / "garbled.log"
+    log.write_text(text.replace(good[0], bad))
+    rc, out, err = report(SEED, str(log))
+    assert rc == 0 and "CRC mismatch" in err and "line(s) lost or garbled" in err, err
+    normal = [r for r in tables(out)["*Local* Communication bandwidths"] if r[1] == "normal"]
+    assert normal[0][2][7] == ""
+    rc, out, err = report("--strict", SEED, str(log))
+    assert rc == 1 and out == ""
+
+
+def test_the_table_reads_back_as_it_was(tmp_path):
+    """--lmbench's own output is an LMbench 2.0 summary in the fixed-width
+    layout: read again, every row and cell (the unknown '?' too) is the same."""
+    rc, out, err = report(SEED, Q405)
+    assert rc == 0, err
+    p = tmp_path / "table.txt"
+    p.write_text(out)
+    rc, again, err = report(str(p))
+    assert rc == 0, err
+    assert tables(again) == tables(out)
+    assert again[:again.index("\nRows:")] == out[:out.index("\nRows:")]

@@ -1,0 +1,221 @@
+/*
+ * mmureport --lmbench: its inputs (LMbench 2.0 summaries and mmubench
+ * logs, told apart by the summary's title), its table, and --compare
+ * NUM/DEN NUM/DEN: the ratio of two rows of one side, column by column,
+ * next to the ratio of two rows of the other (e.g. normal/pinned beside
+ * nopintlb/2pintlb).  A side's rows are a mode (mmubench) or a host
+ * (LMbench: its name, or the first characters of it, as LMbench cuts
+ * hosts to 9), optionally after "SOURCE:" (a board's run label, or the
+ * summary's label, "lmbench"); several rows give their median.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report_lmbench2.h"
+
+static int selects(const struct lmb_row *r, const char *sel)
+{
+	const char *colon = strrchr(sel, ':'), *name = colon ? colon + 1 : sel;
+
+	if (!name[0])
+		return 0;
+	if (colon && (strlen(r->source) != (size_t)(colon - sel) ||
+		      strncmp(r->source, sel, colon - sel)))
+		return 0;
+	if (!r->lmbench)
+		return !strcmp(r->os, name);
+	return !strncmp(r->host, name, strlen(name)) ||
+	       (strlen(r->host) == 9 && !strncmp(name, r->host, 9));
+}
+
+/* The rows a selector takes: all of one side.  Returns their number, or
+ * -1 with a message when none or both sides match. */
+static int pick(const struct lmb_table *t, const char *sel, int *rows)
+{
+	int n = 0, kinds = 0;
+
+	for (int i = 0; i < t->n; i++)
+		if (selects(&t->rows[i], sel)) {
+			if (n == 256) {
+				fprintf(stderr, "mmureport: --compare: '%s' selects more than 256 rows\n", sel);
+				return -1;
+			}
+			rows[n++] = i;
+			kinds |= t->rows[i].lmbench ? 1 : 2;
+		}
+	if (!n)
+		fprintf(stderr, "mmureport: --compare: '%s' selects no row (a mode, an LMbench host, "
+			"or SOURCE:NAME)\n", sel);
+	else if (kinds == 3)
+		fprintf(stderr, "mmureport: --compare: '%s' selects both LMbench and mmubench rows: "
+			"say which, as SOURCE:%s\n", sel, sel);
+	return !n || kinds == 3 ? -1 : n;
+}
+
+static double side_median(const struct lmb_table *t, const int *rows, int n, int sec, int col)
+{
+	double v[256];
+	int k = 0;
+
+	for (int i = 0; i < n && k < 256; i++)
+		if (t->rows[rows[i]].cell[sec][col].state == LMB_VALUE)
+			v[k++] = t->rows[rows[i]].cell[sec][col].value;
+	return k ? median_of(v, k) : NAN;
+}
+
+struct ratio {
+	char spec[64];
+	int num[256], den[256], nn, nd;
+};
+
+static int parse_ratio(const struct lmb_table *t, const char *spec, struct ratio *r)
+{
+	const char *slash = strchr(spec, '/');
+	char a[64];
+
+	snprintf(r->spec, sizeof(r->spec), "%s", spec);
+	if (!slash || slash == spec || !slash[1] || slash - spec >= (long)sizeof(a)) {
+		fprintf(stderr, "mmureport: --compare: '%s' is not NUM/DEN\n", spec);
+		return -1;
+	}
+	snprintf(a, sizeof(a), "%.*s", (int)(slash - spec), spec);
+	r->nn = pick(t, a, r->num);
+	r->nd = pick(t, slash + 1, r->den);
+	return r->nn < 0 || r->nd < 0 ? -1 : 0;
+}
+
+static double ratio_of(const struct lmb_table *t, const struct ratio *r, int sec, int col)
+{
+	return side_median(t, r->num, r->nn, sec, col) / side_median(t, r->den, r->nd, sec, col);
+}
+
+int lmb_compare(FILE *f, const struct lmb_table *t, const char *a, const char *b)
+{
+	static struct ratio ra, rb;
+	char name[32], cell[2][16];
+	int lines = 0;
+
+	if (parse_ratio(t, a, &ra) < 0 || parse_ratio(t, b, &rb) < 0)
+		return -1;
+	fprintf(f, "\nRatios, column by column (medians of each row set): %s (%d / %d rows) "
+		"beside %s (%d / %d rows)\n", a, ra.nn, ra.nd, b, rb.nn, rb.nd);
+	int wa = strlen(a) > 16 ? (int)strlen(a) : 16, wb = strlen(b) > 16 ? (int)strlen(b) : 16;
+
+	fprintf(f, "%-32s %-16s %*s %*s\n", "Section", "Column", wa, a, wb, b);
+	for (int s = 0; s < LMB_SECTIONS; s++) {
+		const struct lmb_section *sd = &lmb_sections[s];
+		char title[64];
+		lmb_short_title(s, title, sizeof(title));
+		for (int c = 0; c < sd->ncols - sd->text_last * (s != LMB_BASIC); c++) {
+			double x = ratio_of(t, &ra, s, c), y = ratio_of(t, &rb, s, c);
+			if (s == LMB_BASIC && c == 0)
+				continue;		/* Description */
+			if (!isfinite(x) && !isfinite(y))
+				continue;
+			for (int k = 0; k < 2; k++)
+				if (isfinite(k ? y : x))
+					snprintf(cell[k], sizeof(cell[k]), "%.3f", k ? y : x);
+				else
+					cell[k][0] = 0;
+			lmb_col_name(s, c, name, sizeof(name));
+			fprintf(f, "%-32s %-16s %*s %*s\n", title, name, wa, cell[0], wb, cell[1]);
+			lines++;
+		}
+	}
+	if (!lines)
+		fprintf(f, "(no column has figures in both row sets of either ratio)\n");
+	return 0;
+}
+
+/* ---- the command ---- */
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	size_t cap = 1 << 16, got;
+	char *buf = malloc(cap);
+
+	*len = 0;
+	if (!f || !buf) {
+		fprintf(stderr, "mmureport: %s: cannot read\n", path);
+		free(buf);
+		return 0;
+	}
+	while ((got = fread(buf + *len, 1, cap - *len, f)) > 0)
+		if ((*len += got) == cap && !(buf = realloc(buf, cap *= 2))) {
+			fprintf(stderr, "mmureport: %s: out of memory\n", path);
+			exit(3);
+		}
+	if (ferror(f) || !*len) {
+		fprintf(stderr, "mmureport: %s: %s\n", path, *len ? "read error" : "empty: not a log");
+		free(buf), buf = 0;
+	}
+	if (f != stdin)
+		fclose(f);
+	return buf;
+}
+
+static int read_all(const char **files, int nfiles, struct lmb_table *t, struct report *rep)
+{
+	static char *buf[256];
+	size_t len[256];
+	int errors = 0, summaries = 0, nth = 0;
+	char date[16], label[64];
+	time_t now = time(0);
+
+	strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
+	for (int i = 0; i < nfiles && i < 256; i++)
+		summaries += (buf[i] = slurp(files[i], &len[i])) && lmb_is_summary(buf[i], len[i]);
+	for (int i = 0; i < nfiles && i < 256; i++) {
+		int first = rep->nruns;
+		if (!buf[i])
+			errors++;
+		else if (lmb_is_summary(buf[i], len[i])) {
+			snprintf(label, sizeof(label), summaries > 1 ? "lmbench-%d" : "lmbench", ++nth);
+			errors += lmb_read_summary(t, files[i], label, buf[i], len[i]) < 0;
+		} else
+			errors += report_read_buffer(rep, files[i], buf[i], len[i], date) < 0;
+		for (int k = first; k < rep->nruns; k++)
+			rep->runs[k].index = k + 1;
+		free(buf[i]);
+	}
+	report_label(rep);
+	return errors;
+}
+
+int lmbench_main(const char **files, int nfiles, const char *(*cmp)[2], int ncmp,
+		 int strict)
+{
+	static struct report rep;
+	static struct lmb_table t;
+	char *text = 0;
+	size_t len = 0;
+	int errors = read_all(files, nfiles, &t, &rep);
+
+	if (errors) {
+		fprintf(stderr, "mmureport: %d input(s) not usable: no report written\n", errors);
+		return 2;
+	}
+	if (rep.losses) {
+		fprintf(stderr, "mmureport: %d line(s) lost or garbled (named above); no value from a "
+			"garbled line is used%s\n", rep.losses, strict ? "; --strict: no report written" : "");
+		if (strict)
+			return 1;
+	}
+	lmb_add_runs(&t, &rep);
+	FILE *m = open_memstream(&text, &len);	/* a bad side is an error before any output */
+	if (!m)
+		return 3;
+	for (int i = 0; i < ncmp; i++)
+		if (lmb_compare(m, &t, cmp[i][0], cmp[i][1]) < 0)
+			return 3;
+	fclose(m);
+	lmb_print(stdout, &t, &rep);
+	fputs(text, stdout);
+	free(text);
+	lmb_free(&t);
+	report_free(&rep);
+	return fflush(stdout) ? 3 : 0;
+}
