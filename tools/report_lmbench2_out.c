@@ -83,27 +83,27 @@ void lmb_free(struct lmb_table *t)
 }
 
 /* Where an mmubench figure is LMbench's: the column, the figure, the
- * factor to LMbench's unit, and what the run must be for it to hold. */
+ * divisor to LMbench's unit, and what the run must be for it to hold. */
 enum need { ANY, PROCESS };		/* PROCESS: aspace switched processes (lat_ctx's ring) */
 static const struct source {
 	int sec, col;
 	const char *probe, *metric;
-	double scale;
+	double per;			/* the figure per LMbench unit: 1000 (ns a us), or 1 */
 	enum need need;
 } sources[] = {
 	{ LMB_BASIC, 1, "cpu", "mhz", 1, ANY },			/* LMbench's mhz method */
 	{ LMB_PROC, 0, "cpu", "mhz", 1, ANY },
-	{ LMB_PROC, 7, "demand", "lat_sig_catch_ns", 1e-3, ANY },	/* lat_sig catch */
-	{ LMB_CTX, 0, "aspace", "2p_0k_ns", 1e-3, PROCESS },	/* lat_ctx -s K N */
-	{ LMB_CTX, 1, "aspace", "2p_16k_ns", 1e-3, PROCESS },
-	{ LMB_CTX, 2, "aspace", "2p_64k_ns", 1e-3, PROCESS },
-	{ LMB_CTX, 3, "aspace", "8p_16k_ns", 1e-3, PROCESS },
-	{ LMB_CTX, 4, "aspace", "8p_64k_ns", 1e-3, PROCESS },
-	{ LMB_CTX, 5, "aspace", "16p_16k_ns", 1e-3, PROCESS },
-	{ LMB_CTX, 6, "aspace", "16p_64k_ns", 1e-3, PROCESS },
-	{ LMB_LAT, 0, "aspace", "2p_0k_ns", 1e-3, PROCESS },	/* LMbench repeats it there */
-	{ LMB_FILEVM, 5, "demand", "lat_sig_prot_ns", 1e-3, ANY },	/* lat_sig prot */
-	{ LMB_FILEVM, 6, "demand", "lat_pagefault_ns", 1e-3, ANY },	/* lat_pagefault */
+	{ LMB_PROC, 7, "demand", "lat_sig_catch_ns", 1000, ANY },	/* lat_sig catch */
+	{ LMB_CTX, 0, "aspace", "2p_0k_ns", 1000, PROCESS },	/* lat_ctx -s K N */
+	{ LMB_CTX, 1, "aspace", "2p_16k_ns", 1000, PROCESS },
+	{ LMB_CTX, 2, "aspace", "2p_64k_ns", 1000, PROCESS },
+	{ LMB_CTX, 3, "aspace", "8p_16k_ns", 1000, PROCESS },
+	{ LMB_CTX, 4, "aspace", "8p_64k_ns", 1000, PROCESS },
+	{ LMB_CTX, 5, "aspace", "16p_16k_ns", 1000, PROCESS },
+	{ LMB_CTX, 6, "aspace", "16p_64k_ns", 1000, PROCESS },
+	{ LMB_LAT, 0, "aspace", "2p_0k_ns", 1000, PROCESS },	/* LMbench repeats it there */
+	{ LMB_FILEVM, 5, "demand", "lat_sig_prot_ns", 1000, ANY },	/* lat_sig prot */
+	{ LMB_FILEVM, 6, "demand", "lat_pagefault_ns", 1000, ANY },	/* lat_pagefault */
 	{ LMB_BW, 5, "bw_mem", "cp_libc_mbs", 1, ANY },		/* bw_mem bcopy, beyond the caches */
 	{ LMB_BW, 6, "bw_mem", "cp_hand_mbs", 1, ANY },		/* bw_mem fcp */
 	{ LMB_BW, 7, "bw_mem", "rd_mbs", 1, ANY },		/* bw_mem frd */
@@ -137,7 +137,7 @@ void lmb_add_runs(struct lmb_table *t, const struct report *rep)
 				if (!m || !(m->value > 0) || !holds(r, r->modes[k], src->need))
 					continue;
 				row->cell[src->sec][src->col].state = LMB_VALUE;
-				row->cell[src->sec][src->col].value = m->value * src->scale;
+				row->cell[src->sec][src->col].value = m->value / src->per;
 			}
 		}
 	}
