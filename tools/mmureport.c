@@ -269,6 +269,38 @@ static int html_full(const char *path, struct report *rep, struct html_page *pg,
 	return rc;
 }
 
+/* The files asked for (--csv, --json, --plot, --html): each written whole or
+ * not at all (out_open/out_close); 0, or 3 where one could not be written. */
+static int write_files(const struct opts *o, struct report *rep, struct html_page *pg,
+		       const char *cmp_text, const char *cmp_json)
+{
+	char tmp[4200];
+	FILE *f;
+	int rc = 0;
+
+	if (o->csv) {
+		if (!(f = out_open(o->csv, tmp, sizeof(tmp))))
+			return 3;
+		write_csv(f, rep);
+		if (out_close(f, tmp, o->csv, !ferror(f)) < 0)
+			rc = 3;
+	}
+	if (o->json) {
+		if (!(f = out_open(o->json, tmp, sizeof(tmp))))
+			return 3;
+		fprintf(f, "{\"mmureport\": 1,\n");
+		write_json_runs(f, rep);
+		fprintf(f, ",\n\"comparisons\": [%s]}\n", cmp_json);
+		if (out_close(f, tmp, o->json, !ferror(f)) < 0)
+			rc = 3;
+	}
+	if (o->plot && write_plots(rep, o->plot, 0) < 0)
+		rc = 3;
+	if (o->html && html_full(o->html, rep, pg, cmp_text))
+		rc = 3;
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static struct opts o;
@@ -276,7 +308,6 @@ int main(int argc, char **argv)
 	static struct report rep;
 	struct html_page pg = { 0 };
 	char command[2000];
-	int rc = 0;
 
 	parse_args(argc, argv, &o);
 	if (o.lmbench)
@@ -329,28 +360,7 @@ int main(int argc, char **argv)
 	fputs(cmp_text, stdout);
 	fflush(stdout);
 
-	char tmp[4200];
-	FILE *f;
-	if (o.csv) {
-		if (!(f = out_open(o.csv, tmp, sizeof(tmp))))
-			return 3;
-		write_csv(f, &rep);
-		if (out_close(f, tmp, o.csv, !ferror(f)) < 0)
-			rc = 3;
-	}
-	if (o.json) {
-		if (!(f = out_open(o.json, tmp, sizeof(tmp))))
-			return 3;
-		fprintf(f, "{\"mmureport\": 1,\n");
-		write_json_runs(f, &rep);
-		fprintf(f, ",\n\"comparisons\": [%s]}\n", cmp_json);
-		if (out_close(f, tmp, o.json, !ferror(f)) < 0)
-			rc = 3;
-	}
-	if (o.plot && write_plots(&rep, o.plot, 0) < 0)
-		rc = 3;
-	if (o.html && html_full(o.html, &rep, &pg, cmp_text))
-		rc = 3;
+	int rc = write_files(&o, &rep, &pg, cmp_text, cmp_json);
 	free(cmp_text);
 	free(cmp_json);
 	report_free(&rep);
