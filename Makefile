@@ -298,8 +298,7 @@ $(BUILD)/shims/i386-tsc-host: selftest/shims/i386-tsc-host.c $(BUILD)/shims/obj/
 RUN_BUILD_LOG := $(if $(filter 1,$(V)),,> $(BUILD)/logs/build.txt 2>&1)
 run:
 	$(Q)tools/install-deps
-	$(Q)mkdir -p $(BUILD)/logs
-	$(Q)$(MAKE) --no-print-directory all sandbox tools $(RUN_BUILD_LOG) || \
+	$(Q)mkdir -p $(BUILD)/logs && $(MAKE) --no-print-directory all sandbox tools $(RUN_BUILD_LOG) || \
 		{ tail -30 $(BUILD)/logs/build.txt; echo "make run: the build failed: $(BUILD)/logs/build.txt"; exit 1; }
 	$(Q)tools/run-suite $(ARGS)
 
