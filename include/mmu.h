@@ -16,6 +16,7 @@
 #define MMU_UNCACHED	0x08
 #define MMU_GUARDED	0x10
 #define MMU_GLOBAL	0x20	/* i386 PGE; the 405 ignores it */
+#define MMU_USER	0x40	/* reachable from user mode (include/proc.h); else kernel only */
 
 struct mmu_mode;		/* a way of translating: "real", "pae2m", ... */
 struct mmu_space;		/* an address space of the current mode */
@@ -59,6 +60,7 @@ enum mmu_switch { MMU_SWITCH_UNTAGGED, MMU_SWITCH_TAGGED, MMU_SWITCH_EMULATED };
 #define MMU_COUNTS_FAULTS	0x2	/* page_faults, prot_faults: our fault path */
 #define MMU_COUNTS_TLB_WRITES	0x4	/* tlb_writes: our code writes the TLB */
 #define MMU_COUNTS_FLUSHES	0x8	/* flushes: our code flushes */
+#define MMU_COUNTS_KERNEL_MISSES 0x10	/* kernel_*tlb_misses: our miss handler tells kernel pages */
 struct mmu_tlb_info {
 	enum mmu_refill refill;		/* SOFTWARE: every miss counted by our handler */
 	unsigned entries;		/* data TLB entries, 0 unknown */
@@ -82,6 +84,11 @@ struct mmu_counters {
 	uint32_t itlb_misses, dtlb_misses;
 	uint32_t page_faults, prot_faults;
 	uint32_t tlb_writes, flushes;
+	/* Of the misses, those on kernel pages: any address outside the user
+	 * window [MMU_SPACE_BASE, +MMU_SPACE_SIZE) (the image, its stacks,
+	 * tables and heap), what pinned and large-page modes keep out of the
+	 * entries user pages compete for. */
+	uint32_t kernel_itlb_misses, kernel_dtlb_misses;
 };
 extern struct mmu_counters mmu_count;
 

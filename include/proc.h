@@ -1,0 +1,65 @@
+/* Processes, as the trap, fork, exec and mmap probes need them (issue 20's
+ * user/kernel split).  On bare metal the image is the kernel and a process
+ * is an address space of the current mode whose window [MMU_SPACE_BASE,
+ * +MMU_SPACE_SIZE) holds user pages (MMU_USER): its text (the arch's user
+ * routine, copied), its data and a stack; its code runs in user mode (405
+ * problem state, MSR[PR] = 1; i386 ring 3) and enters the kernel by the
+ * system-call trap (sc; int $0x80).  Where the mode has no translation
+ * (405 real, i386 flat) a process's pages are plain RAM at their physical
+ * addresses, still run in user mode, and fork copies at once (no MMU, no
+ * copy-on-write).  The sandbox implements the same calls with Linux's
+ * processes by LMbench's methods (getppid, fork+exit+wait, fork+execve,
+ * mmap/munmap of a file): there proc_run's null calls are getppid(). */
+#ifndef PROC_H
+#define PROC_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the user routine does, given its job (on a user page):
+ * `rounds` times: touch `touch_pages` 4K pages from touch_base (one word
+ * each: a load, or a store of the round number where `write`), then make
+ * `calls` null system calls; then the exit call.  Addresses are the
+ * process's own (window addresses, or physical where untranslated). */
+struct proc_job {
+	uint32_t rounds;
+	uint32_t touch_base;
+	uint32_t touch_pages;
+	uint32_t write;
+	uint32_t calls;
+	uint32_t sum;		/* out: the sum of the words loaded (keeps loads real) */
+};
+
+struct proc;
+
+/* Why the current mode (or arch) has no processes, or 0. */
+const char *proc_unavailable(void);
+
+/* The kernel working set every null call touches: `bytes` (rounded up to
+ * 4K pages, at most 64 KiB) of kernel data apart from the kernel stack, one
+ * word per cache line, as a real system call's task record, tables and
+ * stack; 0: the trap alone.  Bare metal; the sandbox's kernel has its own. */
+int proc_set_kernel_set(uint32_t bytes);
+
+/* A new process with `data_pages` 4K pages of zeroed data at
+ * proc_data(p), its text and stack; 0 after printing why. */
+struct proc *proc_create(uint32_t data_pages);
+uintptr_t proc_data(const struct proc *p);	/* its data, in its own addresses */
+/* fork: a child sharing p's data pages copy-on-write (both read-only; a
+ * write fault in either copies the page), text shared, stack copied. */
+struct proc *proc_fork(struct proc *p);
+/* exec: a fresh process from a `text_bytes` image: text copied from the
+ * kernel's copy of the user routine and padding, `bss_bytes` zeroed, a
+ * stack; LMbench's exec proc is fork+execve, this is the execve half. */
+struct proc *proc_exec(uint32_t text_bytes, uint32_t bss_bytes);
+/* Run p's user routine with *job (copied onto p's data, results copied
+ * back): switch to p's space, enter user mode, back in the kernel space
+ * when it exits.  0, or -1 after printing why (a fault nobody handled). */
+int proc_run(struct proc *p, struct proc_job *job);
+/* mmap: `bytes` of fresh pages (whole pages) mapped user read-write in p
+ * at the returned address (its own); munmap unmaps and frees them. 0 after
+ * printing why. */
+uintptr_t proc_mmap(struct proc *p, uint32_t bytes);
+int proc_munmap(struct proc *p, uintptr_t addr, uint32_t bytes);
+void proc_destroy(struct proc *p);
+
+#endif
