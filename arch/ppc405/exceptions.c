@@ -30,6 +30,7 @@ _Static_assert(sizeof(struct ppc405_frame) <= F_SIZE && F_SIZE % 16 == 0, "frame
 					      MMU_STATE_BYTES == (unsigned)(off), #field)
 COUNTER_AT(itlb_misses, MMU_ITLB_OFF); COUNTER_AT(dtlb_misses, MMU_DTLB_OFF);
 COUNTER_AT(tlb_writes, MMU_WRITES_OFF);
+COUNTER_AT(kernel_itlb_misses, MMU_KITLB_OFF); COUNTER_AT(kernel_dtlb_misses, MMU_KDTLB_OFF);
 _Static_assert(sizeof(struct mmu_counters) <= MMU_STATE_BYTES + MMU_RRTOP_OFF, "state block");
 
 static const char *vector_name(uint32_t v)

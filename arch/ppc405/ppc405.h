@@ -10,10 +10,12 @@
 /* The MMU state block just below the page directory (vectors.S): the
  * struct mmu_counters (mmu.h) and the victim policy's words.  Offsets are
  * from the directory, which SPRG3 holds. */
-#define MMU_STATE_BYTES	48
-#define MMU_ITLB_OFF	(-48)	/* mmu_count.itlb_misses */
-#define MMU_DTLB_OFF	(-44)	/* mmu_count.dtlb_misses */
-#define MMU_WRITES_OFF	(-32)	/* mmu_count.tlb_writes */
+#define MMU_STATE_BYTES	56
+#define MMU_ITLB_OFF	(-56)	/* mmu_count.itlb_misses */
+#define MMU_DTLB_OFF	(-52)	/* mmu_count.dtlb_misses */
+#define MMU_WRITES_OFF	(-40)	/* mmu_count.tlb_writes */
+#define MMU_KITLB_OFF	(-32)	/* mmu_count.kernel_itlb_misses */
+#define MMU_KDTLB_OFF	(-28)	/* mmu_count.kernel_dtlb_misses */
 #define MMU_RRTOP_OFF	(-24)	/* top unpinned slot: where round robin restarts */
 #define MMU_RAND_OFF	(-20)	/* xorshift32 state of tlbrepl=random */
 #define MMU_NSLOTS_OFF	(-16)	/* unpinned slots */
