@@ -79,11 +79,17 @@ OBJS	:= $(patsubst %,$(OUT)/obj/%.o,$(basename $(SRCS)))
 VERSION	:= $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 
 ifeq ($(HOSTED),1)
-all: $(OUT)/mmubench
+all: $(OUT)/mmubench $(OUT)/hello
 
 $(OUT)/mmubench: $(OBJS)
 	@[ -n "$(Q)" ] && echo "  LD      $@" || true
 	$(Q)$(CC) $(ARCH_LDFLAGS) -o $@ $(OBJS)
+
+# The program the exec figure runs (arch/sandbox/os_proc.c): static, as
+# small a process as Linux makes.
+$(OUT)/hello: arch/sandbox/hello/hello.c
+	@[ -n "$(Q)" ] && echo "  CC      $@" || true
+	$(Q)$(CC) -static -O2 -Wall -o $@ $<
 else
 all: $(OUT)/mmubench.elf $(OUT)/mmubench.bin $(OUT)/mmubench.uimg $(BOOTSCR)
 endif

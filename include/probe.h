@@ -157,8 +157,36 @@ struct probe_os {
 	int (*pagefault)(uint32_t pages, struct probe_time *t, char *why, size_t len);
 	int (*sig_catch)(struct probe_time *t, char *why, size_t len);
 	int (*sig_prot)(const struct probe_time *catch, struct probe_time *t, char *why, size_t len);
+	/* The process probes' figures by LMbench's methods (lat_syscall null,
+	 * lat_proc fork and exec, lat_mmap), each timed as probe_measure(),
+	 * per operation; 0, or -1 with `why` set.  null_call: a getppid()
+	 * round trip; with `pages` > 0 each call follows a touch of `pages` 4K
+	 * pages of a private working set, the touches alone subtracted (1 with
+	 * `why` where nothing is left).  fork_proc: a parent with `bytes` of
+	 * private data, present; fork, the child writes `writes` of its pages
+	 * and exits, wait; *child_faults: the minor faults of one child (the
+	 * OS's count).  exec_proc: fork, execve of a tiny static program,
+	 * wait; *ran: of *execs children timed, those whose exit status said
+	 * the program ran.  mmap_file: a `bytes` file in the page cache mapped
+	 * shared read-write, every page written once, unmapped; *faults: one
+	 * mapping's minor faults. */
+	int (*null_call)(uint32_t pages, struct probe_time *t, char *why, size_t len);
+	int (*fork_proc)(uint32_t bytes, uint32_t writes, struct probe_time *t,
+			 uint64_t *child_faults, char *why, size_t len);
+	int (*exec_proc)(struct probe_time *t, uint64_t *execs, uint64_t *ran, char *why, size_t len);
+	int (*mmap_file)(uint32_t bytes, struct probe_time *t, uint64_t *faults, char *why, size_t len);
 };
 const struct probe_os *probe_os(void);
+
+/* For the process probes (tests/proc_common.c): <name>_us (x100) and
+ * <name>_spread from a probe_measure() time, absent with a diagnostic
+ * where the timer's rate is unknown; <prefix>_page_faults, _prot_faults,
+ * _dtlb_misses, _itlb_misses, _kernel_dtlb_misses, _kernel_itlb_misses
+ * between two readings of mmu_count, each only where this mode counts it. */
+void probe_sample_us(struct probe_ctx *ctx, const char *probe, const char *name,
+		     const struct probe_time *t);
+void probe_sample_op_counts(struct probe_ctx *ctx, const char *prefix,
+			    const struct mmu_counters *a, const struct mmu_counters *b);
 
 extern const struct probe *const probe_table[];
 extern const int probe_count;

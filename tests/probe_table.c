@@ -2,7 +2,8 @@
 #include "probe.h"
 
 extern const struct probe probe_boot, probe_cpu, probe_demand, probe_modeswitch, probe_tlbwalk,
-	probe_tlb, probe_bw_mem, probe_spaces, probe_aspace, probe_lat_mem;
+	probe_tlb, probe_bw_mem, probe_spaces, probe_aspace, probe_lat_mem,
+	probe_trap, probe_fork, probe_exec, probe_mmap;
 
 const struct probe *const probe_table[] = {
 	&probe_boot,
@@ -15,5 +16,9 @@ const struct probe *const probe_table[] = {
 	&probe_bw_mem,
 	&probe_spaces,
 	&probe_aspace,
+	&probe_trap,
+	&probe_fork,
+	&probe_exec,
+	&probe_mmap,
 };
 const int probe_count = sizeof(probe_table) / sizeof(probe_table[0]);

@@ -1,6 +1,7 @@
 /* What Linux under the sandbox costs, by LMbench's methods (include/
  * probe.h, struct probe_os): lat_pagefault, lat_sig catch and prot here,
- * lat_ctx's ring in os_ring.c.  The probes' own fault figures (demand)
+ * lat_ctx's ring in os_ring.c, lat_syscall, lat_proc and lat_mmap in
+ * os_proc.c.  The probes' own fault figures (demand)
  * are our fault hook's path through SIGSEGV; these are the OS's own paths,
  * so that the difference of the two is an honest subtraction.
  *
@@ -26,7 +27,7 @@
 
 /* t less `base_ticks1000` per iteration, over `per` events each; 1 (no
  * figure, as LMbench prints none) where nothing is left. */
-static int net(struct probe_time *t, uint64_t base_ticks1000, unsigned per,
+int sandbox_os_net(struct probe_time *t, uint64_t base_ticks1000, unsigned per,
 	       const char *what, char *why, size_t len)
 {
 	if (t->ticks1000 <= base_ticks1000) {
@@ -40,7 +41,7 @@ static int net(struct probe_time *t, uint64_t base_ticks1000, unsigned per,
 	return 0;
 }
 
-static int temp_file(size_t bytes)
+int sandbox_temp_file(size_t bytes)
 {
 	static char chunk[64 << 10];
 	const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
@@ -128,7 +129,7 @@ static int pagefault(uint32_t pages, struct probe_time *t, char *why, size_t len
 
 	pf_free();
 	pf.pages = pages;
-	pf.fd = temp_file((size_t)pages * PAGE);
+	pf.fd = sandbox_temp_file((size_t)pages * PAGE);
 	pf.order = mmap(0, pages * sizeof(uint32_t), PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	pf.where = pf.fd < 0 ? MAP_FAILED : mmap(0, (size_t)pages * PAGE, PROT_READ, MAP_SHARED, pf.fd, 0);
@@ -154,7 +155,7 @@ static int pagefault(uint32_t pages, struct probe_time *t, char *why, size_t len
 		return -1;
 	}
 	pf_free();
-	return net(t, base.ticks1000, pages, "lat_pagefault", why, len);
+	return sandbox_os_net(t, base.ticks1000, pages, "lat_pagefault", why, len);
 }
 
 /* ---- lat_sig catch and prot ---- */
@@ -221,7 +222,7 @@ static int sig_catch(struct probe_time *t, char *why, size_t len)
 				(unsigned long long)got), -1;
 	if (r < 0)
 		return snprintf(why, len, "lat_sig catch: no time"), -1;
-	return net(t, send.ticks1000, 1, "lat_sig catch", why, len);
+	return sandbox_os_net(t, send.ticks1000, 1, "lat_sig catch", why, len);
 }
 
 /* The store that faults: its address known, so the last fault of a run
@@ -262,7 +263,7 @@ static uint64_t prot_run(void *arg, uint32_t n)
 static int sig_prot(const struct probe_time *catch, struct probe_time *t, char *why, size_t len)
 {
 	struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO };
-	int fd = temp_file(PAGE), r;
+	int fd = sandbox_temp_file(PAGE), r;
 
 	prot_page = fd < 0 ? MAP_FAILED : mmap(0, PAGE, PROT_READ, MAP_SHARED, fd, 0);
 	if (fd >= 0)
@@ -282,7 +283,7 @@ static int sig_prot(const struct probe_time *catch, struct probe_time *t, char *
 				(unsigned long long)seen), -1;
 	if (r < 0)
 		return snprintf(why, len, "lat_sig prot: no time"), -1;
-	return net(t, catch->ticks1000, 1, "lat_sig prot", why, len);
+	return sandbox_os_net(t, catch->ticks1000, 1, "lat_sig prot", why, len);
 }
 
 /* ---- the hooks ---- */
@@ -290,6 +291,7 @@ static int sig_prot(const struct probe_time *catch, struct probe_time *t, char *
 void sandbox_os_reap(void)
 {
 	sandbox_ring_reap();
+	sandbox_proc_reap();
 	restore_signals();
 	pf_free();
 }
@@ -299,6 +301,8 @@ static const struct probe_os linux_os = {
 	.ring_open = sandbox_ring_open, .ring_run = sandbox_ring_run,
 	.ring_alone = sandbox_ring_alone, .ring_close = sandbox_ring_close,
 	.pagefault = pagefault, .sig_catch = sig_catch, .sig_prot = sig_prot,
+	.null_call = sandbox_null_call, .fork_proc = sandbox_fork_proc,
+	.exec_proc = sandbox_exec_proc, .mmap_file = sandbox_mmap_file,
 };
 
 const struct probe_os *probe_os(void)
