@@ -7,6 +7,7 @@ one LMbench 2.0 layout, with --compare's ratios."""
 import os
 import re
 import subprocess
+import zlib
 
 import pytest
 
@@ -356,3 +357,94 @@ def test_the_table_reads_back_as_it_was(tmp_path):
     assert rc == 0, err
     assert tables(again) == tables(out)
     assert again[:again.index("\nRows:")] == out[:out.index("\nRows:")]
+
+
+# ---- the process probes: null call, fork proc, exec proc, Mmap Latency ----
+
+def sealed_log(body):
+    """A log as the image seals it (doc/result-format.md): every line's
+    sequence number and CRC, KTAP result lines sealed on the next line."""
+    out, seq = ["KTAP version 1"], 0
+    for t in body + ["# tables begin"]:
+        seq += 1
+        s = "%s  @%d" % (t, seq)
+        crc = "%08x" % zlib.crc32(s.encode())
+        out += [t, "# @%d:%s" % (seq, crc)] if re.match(r"(ok |1\.\.)", t) else [s + ":" + crc]
+    tab, crc = ["T", "-", "row"], 0
+    for t in tab:
+        crc = zlib.crc32((t + "\n").encode(), crc)
+    out += tab
+    npass = sum(1 for t in body if t.startswith("ok "))
+    for t in ("# tables end lines=%d crc=%08x" % (len(tab), crc),
+              "# Totals: pass:%d fail:0 skip:0" % npass, "# mmubench status: pass"):
+        seq += 1
+        s = "%s  @%d" % (t, seq)
+        out.append("%s:%08x" % (s, zlib.crc32(s.encode())))
+    return "\n".join(out) + "\n"
+
+
+# Figures a ref405ep run could give (synthetic: no recorded log has them yet).
+PROC_FIGURES = {"normal": (1.7, 2100.5, 9150.25, 530.75), "pinned": (1.36, 1700.0, 8000.0, 410.5)}
+
+
+def proc_log(tmp_path):
+    body = ["1..8", "# mmubench v1 on ref405ep (ppc405), entered by test",
+            "# cpu: PowerPC 405EP", "# platform: QEMU TCG -icount shift=0",
+            "# run: 4 probe(s) x 2 mode(s), reps=1, quick", "# measurements begin"]
+    n = 0
+    for probe, metric, unit, k in (("trap", "null_call_ns", "ns", 0), ("fork", "fork_us", "us", 1),
+                                   ("exec", "exec_us", "us", 2), ("mmap", "mmap_us", "us", 3)):
+        for mode, v in PROC_FIGURES.items():
+            value = v[k] * 1000 if unit == "ns" else v[k]
+            n += 1
+            body += ["# measurement %s.%s.%s %.2f %s" % (probe, mode, metric, value, unit),
+                     "ok %d %s.%s" % (n, probe, mode)]
+    body.append("# measurements end")
+    path = tmp_path / "ref405ep-proc.log"
+    path.write_text(sealed_log(body))
+    return str(path)
+
+
+def test_process_figures_fill_null_call_fork_exec_mmap(tmp_path):
+    log = proc_log(tmp_path)
+    rc, out, err = report(SEED, log)
+    assert rc == 0, err
+    t = tables(out)
+    ours = {r[1]: r[2] for r in t["Processor, Processes"] if r[0] == "ref405ep"}
+    fv = {r[1]: r[2] for r in t["File & VM system latencies"] if r[0] == "ref405ep"}
+    assert sorted(ours) == ["normal", "pinned"]
+    for mode, (null, fork, exec_, mmap) in PROC_FIGURES.items():
+        assert ours[mode] == ["", num(null, 4), "", "", "", "", "", "", num(fork, 4),
+                              num(exec_, 4), ""], (mode, ours[mode])
+        assert fv[mode] == [""] * 4 + [num(mmap, 7), "", ""], (mode, fv[mode])
+    notes = out[out.index("\nRows:"):].replace("\n  ", " ")
+    assert "null call (trap:" in notes and "sh proc (a shell started): no mmubench figure" in notes
+    # --compare: normal/pinned beside nopintlb/2pintlb, column by column
+    rc, out, err = report(SEED, log, "--compare", "normal/pinned", "nopintlb/2pintlb")
+    assert rc == 0, err
+    r = ratios(out)
+    assert r[("Processor, Processes", "null call")] == ("%.3f" % (1.7 / 1.36), "%.3f" % (1.46 / 1.41))
+    assert r[("Processor, Processes", "fork proc")] == ("%.3f" % (2100.5 / 1700), "%.3f" % (2075 / 1706))
+    assert r[("Processor, Processes", "exec proc")] == ("%.3f" % (9150.25 / 8000),
+                                                        "%.3f" % (9109 / 8070))
+    assert r[("File & VM system latencies", "Mmap Latency")] == ("%.3f" % (530.75 / 410.5),
+                                                                 "%.3f" % (519 / 412))
+
+
+def test_sandbox_process_figures_by_lmbench_methods(tmp_path):
+    """getppid, fork+_exit+wait, fork+execve+wait and a file's mmap fill
+    null call, fork proc, exec proc and Mmap Latency, in us."""
+    subprocess.run(["make", "-s", "-C", TOP, "BOARD=sandbox"], check=True, timeout=300)
+    p = subprocess.run([SANDBOX, "probes=trap,fork,exec,mmap", "modes=4k", "quick"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout[-3000:]
+    log = tmp_path / "sandbox.log"
+    log.write_text(p.stdout)
+    rc, out, err = report(str(log))
+    assert rc == 0, err
+    t, m = tables(out), measurements(str(log))
+    (_, _, proc), = t["Processor, Processes"]
+    assert proc == ["", num(m["trap.4k.null_call_ns"] / 1000, 4)] + [""] * 6 + [
+        num(m["fork.4k.fork_us"], 4), num(m["exec.4k.exec_us"], 4), ""]
+    (_, _, fv), = t["File & VM system latencies"]
+    assert fv == [""] * 4 + [num(m["mmap.4k.mmap_us"], 7), "", ""]

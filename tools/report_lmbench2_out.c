@@ -93,7 +93,10 @@ static const struct source {
 } sources[] = {
 	{ LMB_BASIC, 1, "cpu", "mhz", 1, ANY },			/* LMbench's mhz method */
 	{ LMB_PROC, 0, "cpu", "mhz", 1, ANY },
+	{ LMB_PROC, 1, "trap", "null_call_ns", 1000, ANY },	/* a trap and back (getppid) */
 	{ LMB_PROC, 7, "demand", "lat_sig_catch_ns", 1000, ANY },	/* lat_sig catch */
+	{ LMB_PROC, 8, "fork", "fork_us", 1, ANY },		/* fork, exit, wait */
+	{ LMB_PROC, 9, "exec", "exec_us", 1, ANY },		/* fork, exec, exit, wait */
 	{ LMB_CTX, 0, "aspace", "2p_0k_ns", 1000, PROCESS },	/* lat_ctx -s K N */
 	{ LMB_CTX, 1, "aspace", "2p_16k_ns", 1000, PROCESS },
 	{ LMB_CTX, 2, "aspace", "2p_64k_ns", 1000, PROCESS },
@@ -102,6 +105,7 @@ static const struct source {
 	{ LMB_CTX, 5, "aspace", "16p_16k_ns", 1000, PROCESS },
 	{ LMB_CTX, 6, "aspace", "16p_64k_ns", 1000, PROCESS },
 	{ LMB_LAT, 0, "aspace", "2p_0k_ns", 1000, PROCESS },	/* LMbench repeats it there */
+	{ LMB_FILEVM, 4, "mmap", "mmap_us", 1, ANY },		/* map, write, unmap */
 	{ LMB_FILEVM, 5, "demand", "lat_sig_prot_ns", 1000, ANY },	/* lat_sig prot */
 	{ LMB_FILEVM, 6, "demand", "lat_pagefault_ns", 1000, ANY },	/* lat_pagefault */
 	{ LMB_BW, 5, "bw_mem", "cp_libc_mbs", 1, ANY },		/* bw_mem bcopy, beyond the caches */
@@ -251,18 +255,24 @@ static void print_notes(FILE *f, const struct lmb_table *t, const struct report 
 			rep->runs[i].platform : "an unnamed platform");
 	fprintf(f, "Blank: no such figure.  An mmubench row fills a column only with a figure that "
 		"means what LMbench's does:\n"
-		"  Mhz (cpu: LMbench's mhz method); sig hndl, Prot Fault, Page Fault (demand's "
-		"lat_sig catch, lat_sig prot,\n  lat_pagefault: LMbench's methods under an OS, the "
-		"sandbox); ctxsw (aspace where it switched processes,\n  lat_ctx's ring: the "
-		"sandbox); Bcopy (libc), Bcopy (hand), Mem read, Mem write (bw_mem beyond the\n"
-		"  caches: bcopy, fcp, frd, fwr).\n"
+		"  Mhz (cpu: LMbench's mhz method); null call (trap: a system-call trap from user "
+		"mode and back, its\n  handler touching trap_kb of kernel data; getppid() under an "
+		"OS); fork proc (fork: a copy-on-write\n  fork of a fork_kb parent, the child's "
+		"fork_writes page writes, its exit; fork()+_exit+wait under an\n  OS); exec proc "
+		"(exec: that fork, an exec of a 64 KiB image, its run and exit; fork+execve+wait\n"
+		"  of a static program under an OS); Mmap Latency (mmap: mmap_kb mapped, every page "
+		"written, unmapped;\n  LMbench 2 writes a byte per 16 KiB of the first tenth); sig hndl, "
+		"Prot Fault, Page Fault (demand's\n  lat_sig catch, lat_sig prot, lat_pagefault: LMbench's "
+		"methods under an OS, the sandbox); ctxsw\n  (aspace where it switched processes, lat_ctx's "
+		"ring: the sandbox); Bcopy (libc), Bcopy (hand), Mem\n  read, Mem write (bw_mem beyond "
+		"the caches: bcopy, fcp, frd, fwr).\n"
 		"Left blank on purpose (mmureport's own tables have them): a board's demand and "
 		"protect faults\n  (an exception into mmubench's hook: no kernel, no signal to a user "
 		"handler) are not Page Fault or\n  Prot Fault; remap_batch (16 pages, no file, no "
 		"system call) is not Mmap Latency; a board's aspace\n  (an address-space switch, no "
 		"scheduler) is not ctxsw; lat_mem's L1/L2/memory are levels of its\n  random chase, "
 		"LMbench's the stride-128 chase at 1 KiB, 128 KiB and 8 MiB (a log does not say\n"
-		"  lat_mem's stride); null call, fork, exec and sh proc: no mmubench figure yet.\n");
+		"  lat_mem's stride); sh proc (a shell started): no mmubench figure.\n");
 	if (t->unknown)
 		fprintf(f, "?: the summary has a figure here or in a column next to it, but its text "
 			"cannot say which\n  (its spacing was lost): %d cell(s), named on stderr.\n",
