@@ -218,8 +218,8 @@ static int find_hello(char *why, size_t len)
 		return snprintf(why, len, "lat_proc exec: our own path: %s", strerror(errno)), -1;
 	strcpy(slash + 1, "hello");
 	if (access(os.hello, X_OK) < 0)
-		return snprintf(why, len, "lat_proc exec: %.40s: %s (make sandbox builds it)",
-				os.hello, strerror(errno)), -1;
+		return snprintf(why, len, "lat_proc exec: hello beside mmubench: %s (make sandbox "
+				"builds it)", strerror(errno)), -1;
 	return 0;
 }
 
