@@ -21,12 +21,12 @@ static unsigned long fork_kb = DEFAULT_KB, fork_writes = DEFAULT_WRITES;
 
 static int set_fork_kb(const char *key, const char *value)
 {
-	return arg_uint(key, value, 4, 2048, &fork_kb);
+	return arg_uint(key, value, 4, 1024, &fork_kb);
 }
 
 static int set_fork_writes(const char *key, const char *value)
 {
-	return arg_uint(key, value, 0, 512, &fork_writes);
+	return arg_uint(key, value, 0, 256, &fork_writes);
 }
 
 struct forker {
@@ -115,9 +115,9 @@ const struct probe probe_fork = {
 		"(LMbench's fork proc); under an OS, fork()+_exit+wait",
 	.run = fork_run,
 	.args = (const struct boot_arg[]){
-		{ "fork_kb", "4..2048 KiB of data the fork probe's parent has (default 64)",
+		{ "fork_kb", "4..1024 KiB of data the fork probe's parent has (default 64)",
 		  set_fork_kb },
-		{ "fork_writes", "0..512 pages each forked child writes (default 1; at most fork_kb/4)",
+		{ "fork_writes", "0..256 pages each forked child writes (default 1; at most fork_kb/4)",
 		  set_fork_writes },
 		{ 0 } },
 };

@@ -19,7 +19,7 @@ static unsigned long mmap_kb = DEFAULT_KB;
 
 static int set_mmap_kb(const char *key, const char *value)
 {
-	return arg_uint(key, value, 4, 2048, &mmap_kb);
+	return arg_uint(key, value, 4, 2040, &mmap_kb);
 }
 
 struct mapper {
@@ -99,6 +99,7 @@ const struct probe probe_mmap = {
 		"under an OS, of a file",
 	.run = mmap_run,
 	.args = (const struct boot_arg[]){
-		{ "mmap_kb", "4..2048 KiB the mmap probe maps (default 1024)", set_mmap_kb },
+		{ "mmap_kb", "4..2040 KiB the mmap probe maps (default 1024; below 2 MiB: a process's "
+		  "window holds its mappings in 2 MiB)", set_mmap_kb },
 		{ 0 } },
 };
