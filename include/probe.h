@@ -166,14 +166,16 @@ struct probe_os {
 	 * private data, present; fork, the child writes `writes` of its pages
 	 * and exits, wait; *child_faults: the minor faults of one child (the
 	 * OS's count).  exec_proc: fork, execve of a tiny static program,
-	 * wait; *ran: of *execs children timed, those whose exit status said
-	 * the program ran.  mmap_file: a `bytes` file in the page cache mapped
+	 * wait; with `shell`, the execve is of a shell told to run it
+	 * (LMbench's sh proc); *ran: of *execs children timed, those whose
+	 * exit status said the program ran.  mmap_file: a `bytes` file in the page cache mapped
 	 * shared read-write, every page written once, unmapped; *faults: one
 	 * mapping's minor faults. */
 	int (*null_call)(uint32_t pages, struct probe_time *t, char *why, size_t len);
 	int (*fork_proc)(uint32_t bytes, uint32_t writes, struct probe_time *t,
 			 uint64_t *child_faults, char *why, size_t len);
-	int (*exec_proc)(struct probe_time *t, uint64_t *execs, uint64_t *ran, char *why, size_t len);
+	int (*exec_proc)(int shell, struct probe_time *t, uint64_t *execs, uint64_t *ran,
+			 char *why, size_t len);
 	int (*mmap_file)(uint32_t bytes, struct probe_time *t, uint64_t *faults, char *why, size_t len);
 };
 const struct probe_os *probe_os(void);

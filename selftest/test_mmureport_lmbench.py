@@ -418,7 +418,7 @@ def test_process_figures_fill_null_call_fork_exec_mmap(tmp_path):
                               num(exec_, 4), ""], (mode, ours[mode])
         assert fv[mode] == [""] * 4 + [num(mmap, 7), "", ""], (mode, fv[mode])
     notes = out[out.index("\nRows:"):].replace("\n  ", " ")
-    assert "null call (trap:" in notes and "sh proc (a shell started): no mmubench figure" in notes
+    assert "null call (trap:" in notes and "a board's sh proc: no shell" in notes
     # --compare: normal/pinned beside nopintlb/2pintlb, column by column
     rc, out, err = report(SEED, log, "--compare", "normal/pinned", "nopintlb/2pintlb")
     assert rc == 0, err
@@ -432,8 +432,9 @@ def test_process_figures_fill_null_call_fork_exec_mmap(tmp_path):
 
 
 def test_sandbox_process_figures_by_lmbench_methods(tmp_path):
-    """getppid, fork+_exit+wait, fork+execve+wait and a file's mmap fill
-    null call, fork proc, exec proc and Mmap Latency, in us."""
+    """getppid, fork+_exit+wait, fork+execve+wait (of hello, and of sh -c
+    hello) and a file's mmap fill null call, fork proc, exec proc, sh proc
+    and Mmap Latency, in us."""
     subprocess.run(["make", "-s", "-C", TOP, "BOARD=sandbox"], check=True, timeout=300)
     p = subprocess.run([SANDBOX, "probes=trap,fork,exec,mmap", "modes=4k", "quick"],
                        capture_output=True, text=True, timeout=120)
@@ -445,6 +446,6 @@ def test_sandbox_process_figures_by_lmbench_methods(tmp_path):
     t, m = tables(out), measurements(str(log))
     (_, _, proc), = t["Processor, Processes"]
     assert proc == ["", num(m["trap.4k.null_call_ns"] / 1000, 4)] + [""] * 6 + [
-        num(m["fork.4k.fork_us"], 4), num(m["exec.4k.exec_us"], 4), ""]
+        num(m["fork.4k.fork_us"], 4), num(m["exec.4k.exec_us"], 4), num(m["exec.4k.sh_us"], 4)]
     (_, _, fv), = t["File & VM system latencies"]
     assert fv == [""] * 4 + [num(m["mmap.4k.mmap_us"], 7), "", ""]

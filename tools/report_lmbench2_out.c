@@ -97,6 +97,7 @@ static const struct source {
 	{ LMB_PROC, 7, "demand", "lat_sig_catch_ns", 1000, ANY },	/* lat_sig catch */
 	{ LMB_PROC, 8, "fork", "fork_us", 1, ANY },		/* fork, exit, wait */
 	{ LMB_PROC, 9, "exec", "exec_us", 1, ANY },		/* fork, exec, exit, wait */
+	{ LMB_PROC, 10, "exec", "sh_us", 1, ANY },		/* the same through sh -c */
 	{ LMB_CTX, 0, "aspace", "2p_0k_ns", 1000, PROCESS },	/* lat_ctx -s K N */
 	{ LMB_CTX, 1, "aspace", "2p_16k_ns", 1000, PROCESS },
 	{ LMB_CTX, 2, "aspace", "2p_64k_ns", 1000, PROCESS },
@@ -260,7 +261,8 @@ static void print_notes(FILE *f, const struct lmb_table *t, const struct report 
 		"OS); fork proc (fork: a copy-on-write\n  fork of a fork_kb parent, the child's "
 		"fork_writes page writes, its exit; fork()+_exit+wait under an\n  OS); exec proc "
 		"(exec: that fork, an exec of a 64 KiB image, its run and exit; fork+execve+wait\n"
-		"  of a static program under an OS); Mmap Latency (mmap: mmap_kb mapped, every page "
+		"  of a static program under an OS); sh proc (exec's sh_us: the same through /bin/sh -c, "
+		"under an OS\n  only); Mmap Latency (mmap: mmap_kb mapped, every page "
 		"written, unmapped;\n  LMbench 2 writes a byte per 16 KiB of the first tenth); sig hndl, "
 		"Prot Fault, Page Fault (demand's\n  lat_sig catch, lat_sig prot, lat_pagefault: LMbench's "
 		"methods under an OS, the sandbox); ctxsw\n  (aspace where it switched processes, lat_ctx's "
@@ -272,7 +274,7 @@ static void print_notes(FILE *f, const struct lmb_table *t, const struct report 
 		"system call) is not Mmap Latency; a board's aspace\n  (an address-space switch, no "
 		"scheduler) is not ctxsw; lat_mem's L1/L2/memory are levels of its\n  random chase, "
 		"LMbench's the stride-128 chase at 1 KiB, 128 KiB and 8 MiB (a log does not say\n"
-		"  lat_mem's stride); sh proc (a shell started): no mmubench figure.\n");
+		"  lat_mem's stride); a board's sh proc: no shell.\n");
 	if (t->unknown)
 		fprintf(f, "?: the summary has a figure here or in a column next to it, but its text "
 			"cannot say which\n  (its spacing was lost): %d cell(s), named on stderr.\n",

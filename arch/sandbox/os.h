@@ -14,7 +14,8 @@ void sandbox_ring_reap(void);
 int sandbox_null_call(uint32_t pages, struct probe_time *t, char *why, size_t len);
 int sandbox_fork_proc(uint32_t bytes, uint32_t writes, struct probe_time *t,
 		      uint64_t *child_faults, char *why, size_t len);
-int sandbox_exec_proc(struct probe_time *t, uint64_t *execs, uint64_t *ran, char *why, size_t len);
+int sandbox_exec_proc(int shell, struct probe_time *t, uint64_t *execs, uint64_t *ran,
+		      char *why, size_t len);
 int sandbox_mmap_file(uint32_t bytes, struct probe_time *t, uint64_t *faults, char *why, size_t len);
 void sandbox_proc_reap(void);
 

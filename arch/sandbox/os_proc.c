@@ -1,6 +1,7 @@
 /* LMbench's process figures in the sandbox (include/probe.h, struct
  * probe_os): lat_syscall null (getppid), lat_proc fork (fork, the child
- * exits, wait) and exec (fork, execve of a tiny program, wait), lat_mmap
+ * exits, wait), exec (fork, execve of a tiny program, wait) and shell
+ * (the same through /bin/sh -c: sh proc), lat_mmap
  * (a file mapped, written, unmapped).  These are Linux's own paths: the
  * probes trap, fork, exec and mmap print them under the names their bare
  * metal figures have.
@@ -27,6 +28,7 @@
 #define PAGE		4096u
 #define CHILD_STACK	(64 << 10)
 #define HELLO_STATUS	42		/* hello/hello.c: its write to stdout worked */
+#define SHELL		"/bin/sh"
 
 static struct {
 	char *set;			/* a private working set */
@@ -116,9 +118,9 @@ static int fork_child(void *arg)
 }
 
 /* One child made and waited for; its rusage in *ru.  -1 if it failed. */
-static int one_child(int (*fn)(void *), int *status, struct rusage *ru)
+static int one_child(int (*fn)(void *), void *arg, int *status, struct rusage *ru)
 {
-	pid_t pid = clone(fn, os.stack + CHILD_STACK, SIGCHLD, 0);
+	pid_t pid = clone(fn, os.stack + CHILD_STACK, SIGCHLD, arg);
 
 	if (pid < 0 || wait4(pid, status, 0, ru) != pid)
 		return -1;
@@ -133,7 +135,7 @@ static uint64_t forks_run(void *arg, uint32_t n)
 
 	(void)arg;
 	for (uint32_t i = 0; i < n && !os.failed; i++)
-		if (one_child(fork_child, &st, &ru) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+		if (one_child(fork_child, 0, &st, &ru) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
 			os.failed = 1;
 	return probe_ticks() - t0;
 }
@@ -166,7 +168,7 @@ int sandbox_fork_proc(uint32_t bytes, uint32_t writes, struct probe_time *t,
 	if (open_children(bytes, why, len) < 0)
 		return -1;
 	os.writes = writes;
-	int r = one_child(fork_child, &st, &ru);	/* the one counted */
+	int r = one_child(fork_child, 0, &st, &ru);	/* the one counted */
 	*child_faults = (uint64_t)ru.ru_minflt;
 	if (r < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
 		os.failed = 1;
@@ -181,14 +183,17 @@ int sandbox_fork_proc(uint32_t bytes, uint32_t writes, struct probe_time *t,
 
 /* ---- lat_proc exec ---- */
 
+/* hello itself, or (LMbench's sh proc) a shell told to run it. */
 static int exec_child(void *arg)
 {
-	char *argv[] = { os.hello, 0 }, *envp[] = { 0 };
+	char *argv[] = { os.hello, 0 }, *sh_argv[] = { "sh", "-c", os.hello, 0 }, *envp[] = { 0 };
 
-	(void)arg;
 	if (dup2(os.devnull, 1) < 0)
 		_exit(126);
-	execve(os.hello, argv, envp);
+	if (arg)
+		execve(SHELL, sh_argv, envp);
+	else
+		execve(os.hello, argv, envp);
 	_exit(127);
 }
 
@@ -198,9 +203,8 @@ static uint64_t execs_run(void *arg, uint32_t n)
 	uint64_t t0 = probe_ticks();
 	int st;
 
-	(void)arg;
 	for (uint32_t i = 0; i < n && !os.failed; i++) {
-		if (one_child(exec_child, &st, &ru) < 0)
+		if (one_child(exec_child, arg, &st, &ru) < 0)
 			os.failed = 1;
 		os.execs++;
 		os.ran += WIFEXITED(st) && WEXITSTATUS(st) == HELLO_STATUS;
@@ -223,10 +227,16 @@ static int find_hello(char *why, size_t len)
 	return 0;
 }
 
-int sandbox_exec_proc(struct probe_time *t, uint64_t *execs, uint64_t *ran, char *why, size_t len)
+int sandbox_exec_proc(int shell, struct probe_time *t, uint64_t *execs, uint64_t *ran,
+		      char *why, size_t len)
 {
 	if (find_hello(why, len) < 0 || open_children(0, why, len) < 0)
 		return -1;
+	if (shell && access(SHELL, X_OK) < 0) {
+		snprintf(why, len, "lat_proc shell: " SHELL ": %s", strerror(errno));
+		sandbox_proc_reap();
+		return -1;
+	}
 	os.devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (os.devnull < 0) {
 		snprintf(why, len, "lat_proc exec: /dev/null: %s", strerror(errno));
@@ -234,7 +244,7 @@ int sandbox_exec_proc(struct probe_time *t, uint64_t *execs, uint64_t *ran, char
 		return -1;
 	}
 	os.execs = os.ran = 0;
-	int r = probe_measure(execs_run, 0, t);
+	int r = probe_measure(execs_run, shell ? &os : 0, t);
 	*execs = os.execs, *ran = os.ran;
 	sandbox_proc_reap();
 	if (r < 0 || os.failed)
