@@ -60,7 +60,7 @@ def test_address_spaces_405():
     # miss after each flush.
     assert run.value("spaces.pinned.flush_switch_dtlb_misses") == SWITCHES
     # The tagged handler is a few instructions longer than the plain one.
-    assert run.value("mmu.normal.dtlb_miss_path") == 37
+    assert run.value("mmu.normal.dtlb_miss_path") == 44
 
 
 def test_address_spaces_i386():

@@ -109,6 +109,28 @@ static void dump(const struct ppc405_frame *f, const char *name)
 	report_diag("%s", line);
 }
 
+/* An exception taken in problem state (user_mode.S), on the kernel stack: the
+ * system call (r0: USER_CALL_*), a fault the hook handles (resume user
+ * mode), or the end of user mode: a register dump, user_enter returns -1. */
+static void user_exception(struct ppc405_frame *f)
+{
+	if (f->vector == 0x0c00 && f->gpr[0] == PPC405_CALL_NULL) {
+		ppc405_user_null_call();
+		return;			/* on after the sc */
+	}
+	if (f->vector == 0x0c00 && f->gpr[0] == PPC405_CALL_EXIT)
+		ppc405_user_return(0);
+	if (f->vector != 0x0c00 && ppc405_mmu_fault(f))
+		return;			/* handled: retry in user mode */
+	dump(f, vector_name(f->vector));
+	if (f->vector == 0x0c00)
+		report_diag("user mode: unknown system call %lu (r0)", (unsigned long)f->gpr[0]);
+	report_diag("user mode ended by an unexpected %s at 0x%08lx (MSR[PR] = 1): user_enter "
+		    "returns -1", vector_name(f->vector), (unsigned long)f->srr0);
+	mtspr(SPR_ESR, 0);
+	ppc405_user_return(-1);
+}
+
 /* vectors.S's common path calls this with translation off.  Returning
  * means: restore and retry. */
 void ppc405_exception(struct ppc405_frame *f)
@@ -120,6 +142,10 @@ void ppc405_exception(struct ppc405_frame *f)
 		ppc405_pid_restore();	/* the tagged miss handler may have left PID 0 */
 	if (f->vector == 0x1000 && !dumping) {
 		ppc405_pit_interrupt();	/* the watchdog: back to the run loop, or on */
+		return;
+	}
+	if (!dumping && !critical(f->vector) && (f->srr1 & MSR_PR)) {
+		user_exception(f);	/* user mode: its calls and faults */
 		return;
 	}
 	if (!dumping && ppc405_mmu_fault(f))
@@ -158,7 +184,7 @@ void arch_init(struct boot_info *bi)
 	for (const struct vector_piece *v = ppc405_vector_table; v < ppc405_vector_table_end; v++)
 		if (v->offset < 0x10000)	/* the tagged miss handlers wait */
 			memcpy(__evpr_area + v->offset, v->code, v->bytes);
-	sync_icache(__evpr_area, 0x2100);
+	sync_icache(__evpr_area, PPC405_EVPR_BYTES);
 	mtspr(SPR_EVPR, (uint32_t)__evpr_area);
 	mtspr(SPR_ESR, 0);
 	ppc405_mmu_init();

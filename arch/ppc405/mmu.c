@@ -31,6 +31,8 @@
 
 #define PIN_SIZE	(16u << 20)
 #define WINDOW_SLOT	(MMU_SPACE_BASE >> 22)
+_Static_assert(WINDOW_SLOT == PPC405_WINDOW_SLOT && MMU_SPACE_SIZE == 4u << 20,
+	       "the miss handlers' window test: one directory slot");
 
 extern uint32_t ppc405_mmu_state[MMU_STATE_BYTES / 4];
 #define STATE(off)	ppc405_mmu_state[(MMU_STATE_BYTES + (off)) / 4]
@@ -158,7 +160,7 @@ static int translated_enter(const struct mmu_mode *m)
 	STATE(MMU_NSLOTS_OFF) = TLB_SLOTS - pins;
 	STATE(MMU_RAND_OFF) = 0x2545f491u;		/* fixed seed: runs repeat */
 	mtspr(277, ppc405_opt.random ? 0xc0000000u | (TLB_SLOTS - 1 - pins) : TLB_SLOTS - 1 - pins);
-	mtspr(SPR_ZPR, 0x55555555u);			/* every zone: rights from the TLB */
+	mtspr(SPR_ZPR, PPC405_ZPR);			/* user zone 1, the rest kernel only */
 	mtspr(275, (uint32_t)ppc405_pgd);		/* SPRG3: the directory */
 	__asm__ volatile("isync");
 	mtmsr(mfmsr() | MSR_IR | MSR_DR);
@@ -169,8 +171,9 @@ extern char ppc405_dtlb_miss[], ppc405_dtlb_rfi[], ppc405_dtlb_miss_tagged[], pp
 extern char ppc405_walk_loop[], ppc405_walk_loop_end[];
 uint32_t ppc405_walk_pass(uintptr_t base, uint32_t pages, uint32_t warm, uint32_t *ticks);
 
-/* Miss paths, vector to rfi, counted from the code: the path for a 4K PTE
- * executes every instruction in between exactly once. */
+/* Miss paths, vector to rfi, counted from the code: the path for a kernel
+ * page's 4K PTE executes every instruction in between exactly once but the
+ * window's size fix (one ori, vectors.S), which only user-window pages run. */
 static void tlb_info(struct mmu_tlb_info *t)
 {
 	t->refill = MMU_REFILL_SOFTWARE;
@@ -179,11 +182,11 @@ static void tlb_info(struct mmu_tlb_info *t)
 	t->pinned_end = ppc405_active_pins * PIN_SIZE < boot_info.ram_bytes ? ppc405_active_pins * PIN_SIZE
 								      : boot_info.ram_bytes;
 	t->page_sizes = 1u << 12 | 1u << (10 + 2 * active_size) | (ppc405_active_pins ? 1u << 24 : 0);
-	t->miss_path = tagged_spaces ? (ppc405_dtlb_rfi_tagged - ppc405_dtlb_miss_tagged) / 4 + 1
-				     : (ppc405_dtlb_rfi - ppc405_dtlb_miss) / 4 + 1;
+	t->miss_path = tagged_spaces ? (ppc405_dtlb_rfi_tagged - ppc405_dtlb_miss_tagged) / 4
+				     : (ppc405_dtlb_rfi - ppc405_dtlb_miss) / 4;
 	t->space_switch = MMU_SWITCH_TAGGED;
 	t->counts = MMU_COUNTS_TLB_MISSES | MMU_COUNTS_FAULTS | MMU_COUNTS_TLB_WRITES |
-		    MMU_COUNTS_FLUSHES;
+		    MMU_COUNTS_FLUSHES | MMU_COUNTS_KERNEL_MISSES;
 	t->walk = ppc405_walk_pass;
 	t->walk_loop_instructions = (ppc405_walk_loop_end - ppc405_walk_loop) / 4;
 }
@@ -276,7 +279,7 @@ void ppc405_mmu_init(void)
 	mtspr(277, TLB_SLOTS - 1);			/* SPRG5: first victim */
 	mtspr(275, (uint32_t)ppc405_pgd);		/* SPRG3 */
 	mtspr(SPR_PID, 0);				/* tlbwe takes TID from PID */
-	mtspr(SPR_ZPR, 0x55555555u);
+	mtspr(SPR_ZPR, PPC405_ZPR);
 	__asm__ volatile("sync; isync" ::: "memory");
 	for (unsigned i = 0; i < TLB_SLOTS; i++) {
 		tlbwe_lo(i, 0);

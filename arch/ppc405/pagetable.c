@@ -7,6 +7,7 @@
 #include "mmu_arch.h"
 #include "pagetable.h"
 #include "ppc405.h"
+#include "report.h"
 
 /* All-zero: the table of every unmapped 4 MiB, so the handler never needs
  * a "no table" test. */
@@ -100,6 +101,14 @@ static int change(uintptr_t va, uintptr_t pa, size_t len, int attr, int keep_fra
 {
 	if ((va | pa | len) & (PAGE - 1))
 		return -1;
+	if (attr >= 0 && (attr & MMU_USER) &&
+	    (va < MMU_SPACE_BASE || va + len > MMU_SPACE_BASE + MMU_SPACE_SIZE)) {
+		report_diag("error: map %#lx: user pages lie in the window %#lx-%#lx only (the "
+			    "miss handler gives the user zone 4K there)", (unsigned long)va,
+			    (unsigned long)MMU_SPACE_BASE,
+			    (unsigned long)(MMU_SPACE_BASE + MMU_SPACE_SIZE - 1));
+		return -1;
+	}
 	for (size_t off = 0; off < len; off += PAGE) {
 		if (demote(va + off) < 0)
 			return -1;
@@ -112,7 +121,7 @@ static int change(uintptr_t va, uintptr_t pa, size_t len, int attr, int keep_fra
 		if (!p || (keep_frame && !*p))
 			return -1;	/* pool dry, or nothing to protect */
 		uint32_t frame = keep_frame ? *p & 0xfffff000u : pa + off;
-		*p = frame | ppc405_lo_bits(attr) | ZONE_OF_SIZE(SZ_4K);
+		*p = frame | ppc405_lo_bits(attr) | ppc405_zone_4k(attr);
 	}
 	ppc405_tlb_invalidate(va, len, 1);
 	return 0;
@@ -135,7 +144,8 @@ int ppc405_query(uintptr_t va, uintptr_t *pa, unsigned *attr)
 	uint32_t sz = size_bytes(SIZE_OF(e));
 	*pa = (e & 0xfffffc00u & ~(sz - 1)) | (va & (sz - 1));
 	*attr = MMU_READ | (e & TLBLO_WR ? MMU_WRITE : 0) | (e & TLBLO_EX ? MMU_EXEC : 0) |
-		(e & TLBLO_I ? MMU_UNCACHED : 0) | (e & TLBLO_G ? MMU_GUARDED : 0);
+		(e & TLBLO_I ? MMU_UNCACHED : 0) | (e & TLBLO_G ? MMU_GUARDED : 0) |
+		(USER_PTE(e) ? MMU_USER : 0);
 	return 0;
 }
 

@@ -9,7 +9,9 @@
 
 #define PAGE		4096u
 #define ZONE_OF_SIZE(s)	((2u * (s) + 1) << 4)	/* zone field carries SIZE */
-#define SIZE_OF(e)	(((e) >> 5) & 7)		/* SIZE code from an entry */
+/* SIZE code from an entry; the user zone's 0 is a 4K page (vectors.S). */
+#define SIZE_OF(e)	((((e) >> 5) & 7) | !(((e) >> 5) & 7))
+#define USER_PTE(e)	(((e) & 0xf0u) == ZONE_USER)
 #define LEAF(e)		((e) & 0x10u)			/* odd zone: a mapping */
 #define TABLE(e)	((uint32_t *)((e) & ~0xfffu))	/* a directory word's table */
 #define SZ_4K		1
@@ -27,6 +29,13 @@ static inline uint32_t ppc405_lo_bits(unsigned attr)
 	if (attr & MMU_UNCACHED) lo |= TLBLO_I;
 	if (attr & MMU_GUARDED) lo |= TLBLO_G;
 	return lo;
+}
+
+/* The zone field of a 4K PTE: the user zone for MMU_USER pages (in the
+ * window only), the kernel's 4K zone for the rest. */
+static inline uint32_t ppc405_zone_4k(unsigned attr)
+{
+	return attr & MMU_USER ? ZONE_USER : ZONE_OF_SIZE(SZ_4K);
 }
 
 /* mmu.c: the mode's pinned top slots, never invalidated unless asked. */

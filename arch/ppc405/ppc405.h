@@ -43,6 +43,31 @@
  * writes TID 0 (shared) everywhere else. */
 #define DIR_PRIVATE	0x8u
 
+/* The EVPR area's bytes that hold code: the vectors (to 0x2100) and the
+ * TLB miss handlers' victim wraps (0x2100..0x2500); the linker script
+ * reserves as much. */
+#define PPC405_EVPR_BYTES	0x2500
+
+/* ZPR: zone 1 (the user zone, MMU_USER pages) field 01: both states under
+ * the entry's EX/WR; every other zone 00: problem state no access,
+ * supervisor under EX/WR.  The zone field of a PTE (vectors.S). */
+#define PPC405_ZPR		0x10000000u
+#define ZONE_USER		0x10u
+/* The user window's directory slot (MMU_SPACE_BASE >> 22; its 4 MiB are
+ * one slot), for vectors.S; mmu.c asserts it. */
+#define PPC405_WINDOW_SLOT	768
+
+/* struct proc_job (include/proc.h), for user_mode.S; user.c asserts them. */
+#define J_ROUNDS	0
+#define J_BASE		4
+#define J_PAGES		8
+#define J_WRITE		12
+#define J_CALLS		16
+#define J_SUM		20
+/* USER_CALL_NULL/EXIT (include/user.h), for user_mode.S (asserted there too). */
+#define PPC405_CALL_NULL	0
+#define PPC405_CALL_EXIT	1
+
 /* TLBHI / TLBLO fields */
 #define TLBHI_V		0x40u
 #define TLBLO_EX	0x200u
@@ -242,6 +267,11 @@ void ppc405_check_word(uintptr_t va, uintptr_t pa, uint32_t p1, uint32_t p2, uin
 /* tlbdump.c: the 64 entries decoded, and what maps va (for dumps). */
 void ppc405_tlbdump(const char *why);
 void ppc405_explain(uintptr_t va);
+
+/* user.c/user_mode.S, for exceptions.c: the null call's hook (translation as
+ * the kernel has it), and the way out of user mode: user_enter returns rc. */
+void ppc405_user_null_call(void);
+void ppc405_user_return(int rc) __attribute__((noreturn));
 
 /* exceptions.c: the plain or the PID-tagged TLB miss handlers at EVPR. */
 void ppc405_install_miss_handlers(int tagged);

@@ -18,7 +18,10 @@
  * SPRG use: SPRG0/1 = r10/r11 of any vector; SPRG2/4 = r12/r9 of the miss
  * fast paths; SPRG3 = the page directory (the state block lies below it);
  * SPRG5 = the next TLB victim slot; SPRG6/7 = vector number and CR in the
- * common path.
+ * common path.  All eight are taken: the kernel stack for exceptions taken
+ * in problem state (user mode, user_mode.S) is a word in memory instead,
+ * ppc405_user_ksp, which the common path reads by its absolute address
+ * (translation is off there, and the image lies 1:1).
  */
 #include "ppc405.h"
 
@@ -82,15 +85,27 @@ ppc405_vector_table:
  * odd) or the address of a 4 KiB table of 1024 PTEs; an empty region points
  * at an all-zero table.  A PTE is the TLBLO word itself, its zone field
  * holding 2*SIZE+1: rotated left by 2 it gives TLBHI's SIZE and V bits, so
- * one rlwimi builds TLBHI.  0 means no mapping.  All 16 zones are set alike
- * in ZPR, so the zone number only carries the size.
+ * one rlwimi builds TLBHI.  0 means no mapping.  The zone number carries
+ * the size, and with it the user/kernel split: ZPR gives every zone but
+ * zone 1 the field 00 (problem state: no access; supervisor: EX/WR of the
+ * entry), zone 1 the field 01 (both states: EX/WR).  Zone 1 is the user
+ * zone (MMU_USER pages): it would say SIZE 0 (1K), so the handler sets
+ * SIZE 4K for every page of the user window [MMU_SPACE_BASE, +4M), which
+ * holds 4K PTEs only.  Everything else (the image, stacks, tables, pinned
+ * entries, large pages) lies in odd zones 3..15: kernel only.
+ *
+ * Kernel misses (an address outside the window) are counted apart as well
+ * (MMU_KITLB_OFF/MMU_KDTLB_OFF).  What the split costs on the fast path:
+ * 7 instructions on a kernel page (window test 2, the branch over the
+ * count 1, the count 3, the branch over the size fix 1), 5 on a user page
+ * (window test 2, the taken branch 1, the size-fix branch and ori 2).
  *
  * Victim: SPRG5 counts down from the top unpinned slot (round robin over the
  * slots below the pinned ones); below 0 it wraps.  With tlbrepl=random SPRG5
  * holds 0xC0000000 | slot (tlbwe uses only the low 6 bits of the index), so
  * every decrement stays negative and the wrap code picks a new random slot.
  */
-#define MISS_FAST_PATH(addr_spr, count_off, wrap, fault, leaf, back, crf, tag, untag, tail) \
+#define MISS_FAST_PATH(addr_spr, count_off, kcount_off, user, sized, wrap, fault, leaf, back, crf, tag, untag, tail) \
 	mtspr	SPRG0, r10;	/* free r10 */					\
 	mtspr	SPRG1, r11;	/* free r11 */					\
 	mtspr	SPRG2, r12;	/* free r12 */					\
@@ -101,7 +116,13 @@ ppc405_vector_table:
 	lwz	r9, count_off(r11);	/* count this miss */			\
 	addi	r9, r9, 1;							\
 	stw	r9, count_off(r11);						\
-	rlwimi	r11, r10, 12, 20, 29;	/* &directory[addr >> 22] */		\
+	rlwinm	r9, r10, 10, 22, 31;	/* its directory index */		\
+	cmplwi	cr1, r9, PPC405_WINDOW_SLOT;	/* the user window's? */	\
+	beq-	cr1, user;	/* yes: not a kernel miss */			\
+	lwz	r9, kcount_off(r11);	/* a kernel page: count it apart */	\
+	addi	r9, r9, 1;							\
+	stw	r9, kcount_off(r11);						\
+user:	rlwimi	r11, r10, 12, 20, 29;	/* &directory[addr >> 22] */		\
 	lwz	r11, 0(r11);	/* directory word */				\
 	mtcrf	crf, r11;	/* CR6 = its zone field; bit 27 = leaf */	\
 	tag								\
@@ -112,7 +133,9 @@ ppc405_vector_table:
 	bf	27, fault;	/* no leaf: page fault, slow path */		\
 leaf:	rlwinm	r10, r10, 0, 0, 19;	/* EPN: the address's 4K page */	\
 	rlwimi	r10, r11, 2, 22, 25;	/* SIZE and V from the zone field */	\
-	mfspr	r9, SPRG5;	/* victim slot */				\
+	bne+	cr1, sized;	/* outside the window: that SIZE is right */	\
+	ori	r10, r10, 0x80;	/* window: 4K (the user zone says 1K) */	\
+sized:	mfspr	r9, SPRG5;	/* victim slot */				\
 	tlbwe	r11, r9, 1;	/* TLBLO first (QEMU: LO clears V) */		\
 	tlbwe	r10, r9, 0;	/* TLBHI: the entry is valid from here */	\
 	addi	r9, r9, -1;	/* round robin, downwards */			\
@@ -181,25 +204,30 @@ back:	mtspr	SPRG5, r9;	/* next victim */				\
 	li	r11, vec;	/* which vector */				\
 	ba	exc_common
 
-/* The miss vectors: fast path, victim wrap and slow exit in one piece
- * each, so that every branch between them stays inside the copy. */
+/* The miss vectors: fast path and slow exit in one piece each; the victim
+ * wrap (taken once per round of the victim counter, or on every miss with
+ * tlbrepl=random) in a piece of its own past the vectors (0x2100..0x2400 of
+ * the EVPR area), so that the tagged pieces fit their 0x100 bytes.  Both
+ * branch between the copies: a target written as "this piece's start +
+ * (the other copy's offset - this copy's offset)" is where the other copy
+ * lies, relative to this one, once both are at their offsets. */
+#define TO_COPY(start, from, to)	((start) + ((to) - (from)))
+
 	.globl	ppc405_dtlb_miss, ppc405_dtlb_rfi
 ppc405_dtlb_miss:				/* data TLB miss, 0x1100 */
-	MISS_FAST_PATH(SPR_DEAR, MMU_DTLB_OFF, dtlb_wrap, dtlb_fault, dtlb_leaf, dtlb_back,
+	MISS_FAST_PATH(SPR_DEAR, MMU_DTLB_OFF, MMU_KDTLB_OFF, dtlb_user, dtlb_sized,
+		       TO_COPY(ppc405_dtlb_miss, 0x1100, 0x2100), dtlb_fault, dtlb_leaf, dtlb_back,
 		       0x02, TAG_NONE, TAG_NONE, b .)
 	.equ	ppc405_dtlb_rfi, . - 8	/* the rfi, for the path-length count */
-dtlb_wrap:
-	VICTIM_WRAP(dtlb_back)
 dtlb_fault:
 	MISS_SLOW_PATH(0x1100)
 dtlb_end:
 	PIECE(0x1100, ppc405_dtlb_miss, dtlb_end, 0x100)
 
 ppc405_itlb_miss:				/* instruction TLB miss, 0x1200 */
-	MISS_FAST_PATH(SPR_SRR0, MMU_ITLB_OFF, itlb_wrap, itlb_fault, itlb_leaf, itlb_back,
+	MISS_FAST_PATH(SPR_SRR0, MMU_ITLB_OFF, MMU_KITLB_OFF, itlb_user, itlb_sized,
+		       TO_COPY(ppc405_itlb_miss, 0x1200, 0x2200), itlb_fault, itlb_leaf, itlb_back,
 		       0x02, TAG_NONE, TAG_NONE, b .)
-itlb_wrap:
-	VICTIM_WRAP(itlb_back)
 itlb_fault:
 	MISS_SLOW_PATH(0x1200)
 itlb_end:
@@ -209,25 +237,41 @@ itlb_end:
  * by ppc405_install_miss_handlers() while tagged spaces exist. */
 	.globl	ppc405_dtlb_miss_tagged, ppc405_dtlb_rfi_tagged
 ppc405_dtlb_miss_tagged:
-	MISS_FAST_PATH(SPR_DEAR, MMU_DTLB_OFF, tdtlb_wrap, tdtlb_fault, tdtlb_leaf, tdtlb_back,
-		       0x03, TAG_KERNEL_TID0, TAG_PID_BACK, )
+	MISS_FAST_PATH(SPR_DEAR, MMU_DTLB_OFF, MMU_KDTLB_OFF, tdtlb_user, tdtlb_sized,
+		       TO_COPY(ppc405_dtlb_miss_tagged, 0x1100, 0x2300), tdtlb_fault, tdtlb_leaf,
+		       tdtlb_back, 0x03, TAG_KERNEL_TID0, TAG_PID_BACK, )
 	.equ	ppc405_dtlb_rfi_tagged, . - 4
-tdtlb_wrap:
-	VICTIM_WRAP(tdtlb_back)
 tdtlb_fault:
 	MISS_SLOW_PATH(0x1100)
 tdtlb_end:
 	PIECE(0x11100, ppc405_dtlb_miss_tagged, tdtlb_end, 0x100)
 
 ppc405_itlb_miss_tagged:
-	MISS_FAST_PATH(SPR_SRR0, MMU_ITLB_OFF, titlb_wrap, titlb_fault, titlb_leaf, titlb_back,
-		       0x03, TAG_KERNEL_TID0, TAG_PID_BACK, )
-titlb_wrap:
-	VICTIM_WRAP(titlb_back)
+	MISS_FAST_PATH(SPR_SRR0, MMU_ITLB_OFF, MMU_KITLB_OFF, titlb_user, titlb_sized,
+		       TO_COPY(ppc405_itlb_miss_tagged, 0x1200, 0x2400), titlb_fault, titlb_leaf,
+		       titlb_back, 0x03, TAG_KERNEL_TID0, TAG_PID_BACK, )
 titlb_fault:
 	MISS_SLOW_PATH(0x1200)
 titlb_end:
 	PIECE(0x11200, ppc405_itlb_miss_tagged, titlb_end, 0x100)
+
+/* The four victim wraps, each back to its own handler's copy. */
+dtlb_wrap:
+	VICTIM_WRAP(TO_COPY(dtlb_wrap, 0x2100, 0x1100) + (dtlb_back - ppc405_dtlb_miss))
+dtlb_wrap_end:
+	PIECE(0x2100, dtlb_wrap, dtlb_wrap_end, 0x100)
+itlb_wrap:
+	VICTIM_WRAP(TO_COPY(itlb_wrap, 0x2200, 0x1200) + (itlb_back - ppc405_itlb_miss))
+itlb_wrap_end:
+	PIECE(0x2200, itlb_wrap, itlb_wrap_end, 0x100)
+tdtlb_wrap:
+	VICTIM_WRAP(TO_COPY(tdtlb_wrap, 0x2300, 0x1100) + (tdtlb_back - ppc405_dtlb_miss_tagged))
+tdtlb_wrap_end:
+	PIECE(0x2300, tdtlb_wrap, tdtlb_wrap_end, 0x100)
+titlb_wrap:
+	VICTIM_WRAP(TO_COPY(titlb_wrap, 0x2400, 0x1200) + (titlb_back - ppc405_itlb_miss_tagged))
+titlb_wrap_end:
+	PIECE(0x2400, titlb_wrap, titlb_wrap_end, 0x100)
 
 	VECTOR(0x1300)		/* 0x1300..0x1f00: reserved on the 405 */
 	VECTOR(0x1400)
@@ -257,7 +301,9 @@ ppc405_vector_table_end:
 /*
  * The common path: r10/r11 of the interrupted code are in SPRG0/1, r11 =
  * the vector.  Builds a struct ppc405_frame below the interrupted stack
- * pointer (or on the emergency stack when r1 is not inside our stack),
+ * pointer (or on the emergency stack when r1 is not inside our stack; or,
+ * from problem state, below the kernel stack pointer user_enter left in
+ * ppc405_user_ksp, whatever the user's r1 says),
  * calls ppc405_exception(frame) with translation off (as the CPU left it),
  * and if that returns, restores everything and retries with rfi.
  */
@@ -265,6 +311,9 @@ exc_common:
 	mtspr	SPRG6, r11		/* the vector */
 	mfcr	r11			/* CR, before any compare */
 	mtspr	SPRG7, r11		/* CR */
+	mfspr	r10, SPR_SRR1		/* the interrupted MSR: */
+	andi.	r10, r10, MSR_PR	/* from problem state? */
+	bne-	3f			/* yes: the kernel stack, not r1 */
 	lis	r10, (__stack_bottom + 1024)@ha	/* is r1 inside our stack? */
 	addi	r10, r10, (__stack_bottom + 1024)@l
 	cmplw	r1, r10			/* r1 against the stack's low end */
@@ -277,6 +326,12 @@ exc_common:
 	b	2f			/* frame chosen */
 1:	lis	r10, (ppc405_exc_stack_top - F_SIZE)@ha	/* emergency stack's top frame */
 	addi	r10, r10, (ppc405_exc_stack_top - F_SIZE)@l
+	b	2f
+3:	lis	r10, ppc405_user_ksp@ha	/* user_enter's kernel stack pointer */
+	lwz	r10, ppc405_user_ksp@l(r10)
+	cmpwi	r10, 0			/* none (a critical exception's stale SRR1): */
+	beq-	1b			/* the emergency stack */
+	addi	r10, r10, -(256 + F_SIZE)	/* a frame well below it */
 2:	rlwinm	r10, r10, 0, 0, 27	/* 16-byte aligned */
 	stw	r0, F_GPR + 0(r10)	/* r0 */
 	stw	r1, F_GPR + 4(r10)	/* r1 as interrupted */

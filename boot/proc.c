@@ -1,0 +1,495 @@
+/* Processes on bare metal (include/proc.h), over include/mmu.h's spaces
+ * and include/user.h's user mode; no arch code here.
+ *
+ * Translated modes: a process is an address space whose window holds
+ *   [0, text)            its text: user_code copied, MMU_USER | READ | EXEC
+ *   [text, +data)        its data (or exec's bss), user read-write
+ *   [MMAP_FIRST, ...)    mmap's regions, first fit
+ *   the last page        its stack; the job (struct proc_job) at its top
+ * (page indexes of the window).  The kernel writes them only through the
+ * window, in the process's space, so that what a process costs the kernel
+ * part of the TLB is the same whatever lies where in RAM.  fork shares
+ * every page but the stack copy-on-write: both read-only, the first write
+ * fault in either copies the page (or, the last one to hold it, just makes
+ * it writable again).
+ * Untranslated modes (405 real): a process is one run of RAM at its
+ * physical address, text, data and stack in a row; fork copies it at once.
+ *
+ * Page frames come from a pool of RAM taken once off the top of probe
+ * memory (boot/mem.c: below the page tables, above what probes allocate,
+ * which probe_mem_reset never reaches), a reference count per frame.
+ * The bookkeeping (frames of each window page) is on the heap. */
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mem.h"
+#include "mmu_arch.h"
+#include "probe.h"
+#include "report.h"
+#include "user.h"
+
+#define PAGE		4096u
+#define WIN_PAGES	(MMU_SPACE_SIZE / PAGE)
+#define MMAP_FIRST	(WIN_PAGES / 2)		/* mmap's pages: the window's upper half */
+#define STACK_PAGE	(WIN_PAGES - 1)
+#define MAX_PROCS	8
+#define MAX_REGIONS	16			/* untranslated: runs of RAM per process */
+#define POOL_MAX	(8u << 20)
+#define COW		0x1u			/* frames[]: shared read-only, copy on write */
+#define KSET_MAX	(64u << 10)
+
+struct region { uintptr_t at; uint32_t pages; };
+
+struct proc {
+	int used;
+	struct mmu_space *space;	/* translated; 0 untranslated */
+	uintptr_t base;			/* its own address of page 0 */
+	uint32_t text_pages, data_pages;
+	uint32_t *frames;		/* translated: each window page's frame | COW, 0 none */
+	struct region regions[MAX_REGIONS];	/* untranslated: [0] text+data+stack */
+};
+
+static struct proc procs[MAX_PROCS];
+static struct proc *running;		/* in user mode now: the fault hook's */
+static uintptr_t pool_base;
+static uint32_t pool_pages;
+static uint8_t *pool_ref;		/* references to each pool frame, 0 free */
+static uint32_t cow_copies, cow_reuses;	/* what the fault hook did */
+
+/* ---- the frame pool ---- */
+
+static int pool_init(void)
+{
+	if (pool_base)
+		return 0;
+	size_t avail = probe_mem_avail(PAGE, 0), bytes = POOL_MAX;
+	if (avail / 2 < bytes)
+		bytes = avail / 2 & ~(size_t)(PAGE - 1);
+	pool_ref = bytes >= (1u << 20) ? calloc(bytes / PAGE, 1) : 0;
+	pool_base = pool_ref ? mem_reserve_top(bytes) : 0;
+	if (!pool_base) {
+		report_diag("error: processes: no room for a %lu KiB page pool (probe memory "
+			    "has %lu KiB free)", (unsigned long)bytes >> 10, (unsigned long)avail >> 10);
+		free(pool_ref);
+		pool_ref = 0;
+		return -1;
+	}
+	pool_pages = bytes / PAGE;
+	return 0;
+}
+
+/* n contiguous free frames (first fit), each with one reference; 0 after
+ * saying so. */
+static uintptr_t frames_alloc(uint32_t n)
+{
+	for (uint32_t i = 0, run = 0; i < pool_pages; i++) {
+		run = pool_ref[i] ? 0 : run + 1;
+		if (run == n) {
+			memset(pool_ref + i + 1 - n, 1, n);
+			return pool_base + (uintptr_t)(i + 1 - n) * PAGE;
+		}
+	}
+	report_diag("error: processes: no %lu free pages left in the %lu KiB pool",
+		    (unsigned long)n, (unsigned long)pool_pages * 4);
+	return 0;
+}
+
+static uint8_t *ref_of(uintptr_t frame) { return &pool_ref[(frame - pool_base) / PAGE]; }
+static void frame_put(uintptr_t frame) { --*ref_of(frame); }
+
+/* ---- slots, the current mode ---- */
+
+static const struct mmu_mode *current_mode(void)
+{
+	if (mmu_current)
+		return mmu_current;
+	for (int i = 0; mmu_modes[i]; i++)	/* translation off: the untranslated one */
+		if (!mmu_modes[i]->ops)
+			return mmu_modes[i];
+	return mmu_modes[0];
+}
+
+const char *proc_unavailable(void)
+{
+	return user_unavailable(current_mode());
+}
+
+static struct proc *proc_new(void)
+{
+	if (proc_unavailable() || pool_init() < 0)
+		return 0;
+	for (int i = 0; i < MAX_PROCS; i++) {
+		struct proc *p = &procs[i];
+		if (p->used)
+			continue;
+		memset(p, 0, sizeof(*p));
+		p->used = 1;
+		if (!mmu_current)
+			return p;
+		p->base = MMU_SPACE_BASE;
+		p->frames = calloc(WIN_PAGES, sizeof(*p->frames));
+		p->space = p->frames ? mmu_space_create(0) : 0;
+		if (p->space)
+			return p;
+		free(p->frames);
+		p->used = 0;
+		report_diag("error: processes: no address space for a new one");
+		return 0;
+	}
+	report_diag("error: processes: more than %d at once", MAX_PROCS);
+	return 0;
+}
+
+uintptr_t proc_data(const struct proc *p) { return p->base + p->text_pages * PAGE; }
+
+static uintptr_t va_of(const struct proc *p, uint32_t i) { return p->base + i * PAGE; }
+
+/* ---- translated: window pages, in the process's space (current) ---- */
+
+/* Window page i of p: a fresh frame mapped user read-write, zeroed. */
+static int page_new(struct proc *p, uint32_t i)
+{
+	uintptr_t f = frames_alloc(1);
+
+	if (!f || mmu_map(va_of(p, i), f, PAGE, MMU_USER | MMU_READ | MMU_WRITE) < 0) {
+		if (f)
+			frame_put(f);
+		return -1;
+	}
+	p->frames[i] = f;
+	memset((void *)va_of(p, i), 0, PAGE);
+	return 0;
+}
+
+static void page_drop(struct proc *p, uint32_t i)
+{
+	if (!p->frames[i])
+		return;
+	mmu_unmap(va_of(p, i), PAGE);
+	frame_put(p->frames[i] & ~(PAGE - 1));
+	p->frames[i] = 0;
+}
+
+/* Text pages 0..n-1: written through a writable mapping (user_code, then
+ * zero padding up to `bytes`), then made read-execute. */
+static int text_new(struct proc *p, uint32_t bytes)
+{
+	uint32_t n = (bytes + PAGE - 1) / PAGE, code = user_code_end - user_code;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (page_new(p, i) < 0)
+			return -1;
+	memcpy((void *)p->base, user_code, code < bytes ? code : bytes);
+	p->text_pages = n;
+	return mmu_protect(p->base, n * PAGE, MMU_USER | MMU_READ | MMU_EXEC);
+}
+
+/* text (`text_bytes`), `data` zeroed pages after it, the stack: in p's
+ * space, which is current.  Untranslated: one run of RAM. */
+static int layout(struct proc *p, uint32_t text_bytes, uint32_t data)
+{
+	uint32_t text = (text_bytes + PAGE - 1) / PAGE;
+
+	if (text + data > MMAP_FIRST) {
+		report_diag("error: processes: %lu text and data pages: the window holds %u",
+			    (unsigned long)(text + data), MMAP_FIRST);
+		return -1;
+	}
+	p->data_pages = data;
+	if (!p->space) {
+		uint32_t n = text + data + 1, code = user_code_end - user_code;
+		uintptr_t at = frames_alloc(n);
+		if (!at)
+			return -1;
+		p->regions[0] = (struct region){ at, n };
+		p->base = at, p->text_pages = text;
+		memset((void *)at, 0, (size_t)n * PAGE);
+		memcpy((void *)at, user_code, code < text_bytes ? code : text_bytes);
+		return 0;
+	}
+	if (text_new(p, text_bytes) < 0)
+		return -1;
+	for (uint32_t i = text; i < text + data; i++)
+		if (page_new(p, i) < 0)
+			return -1;
+	return page_new(p, STACK_PAGE);
+}
+
+static uintptr_t stack_top(const struct proc *p)
+{
+	return p->space ? va_of(p, WIN_PAGES) : p->regions[0].at + p->regions[0].pages * PAGE;
+}
+
+/* ---- the interface ---- */
+
+static struct proc *made(struct proc *p, int ok)
+{
+	if (p && p->space)
+		mmu_space_switch(0);
+	if (p && !ok) {
+		proc_destroy(p);
+		return 0;
+	}
+	return p;
+}
+
+struct proc *proc_create(uint32_t data_pages)
+{
+	struct proc *p = proc_new();
+
+	if (!p)
+		return 0;
+	if (p->space)
+		mmu_space_switch(p->space);
+	return made(p, layout(p, user_code_end - user_code, data_pages) == 0);
+}
+
+struct proc *proc_exec(uint32_t text_bytes, uint32_t bss_bytes)
+{
+	struct proc *p;
+
+	if ((size_t)text_bytes < (size_t)(user_code_end - user_code)) {
+		report_diag("error: exec: a %lu-byte image cannot hold the %lu-byte user routine",
+			    (unsigned long)text_bytes, (unsigned long)(user_code_end - user_code));
+		return 0;
+	}
+	if (!(p = proc_new()))
+		return 0;
+	if (p->space)
+		mmu_space_switch(p->space);
+	return made(p, layout(p, text_bytes, (bss_bytes + PAGE - 1) / PAGE) == 0);
+}
+
+/* fork, translated: every page of p but the stack shared copy-on-write
+ * (text stays read-execute and shared; writable pages become read-only in
+ * both), the stack copied through a kernel buffer. */
+static int fork_space(struct proc *p, struct proc *c)
+{
+	static uint32_t stack_copy[PAGE / 4];
+	uintptr_t sf;
+
+	mmu_space_switch(p->space);
+	for (uint32_t i = 0; i < STACK_PAGE; i++) {
+		uint32_t f = p->frames[i];
+		if (!f)
+			continue;
+		if (i >= p->text_pages && !(f & COW)) {
+			if (mmu_protect(va_of(p, i), PAGE, MMU_USER | MMU_READ) < 0)
+				return -1;
+			p->frames[i] = f | COW;
+		}
+	}
+	memcpy(stack_copy, (void *)va_of(p, STACK_PAGE), PAGE);
+	mmu_space_switch(c->space);
+	for (uint32_t i = 0; i < STACK_PAGE; i++) {
+		uint32_t f = p->frames[i];
+		unsigned attr = MMU_USER | MMU_READ | (i < p->text_pages ? MMU_EXEC : 0);
+		if (!f)
+			continue;
+		if (mmu_map(va_of(c, i), f & ~(PAGE - 1), PAGE, attr) < 0)
+			return -1;
+		++*ref_of(f & ~(PAGE - 1));
+		c->frames[i] = f;
+	}
+	if (!(sf = frames_alloc(1)) || mmu_map(va_of(c, STACK_PAGE), sf, PAGE,
+					       MMU_USER | MMU_READ | MMU_WRITE) < 0)
+		return -1;
+	c->frames[STACK_PAGE] = sf;
+	memcpy((void *)va_of(c, STACK_PAGE), stack_copy, PAGE);
+	return 0;
+}
+
+struct proc *proc_fork(struct proc *p)
+{
+	struct proc *c = proc_new();
+
+	if (!c)
+		return 0;
+	c->text_pages = p->text_pages, c->data_pages = p->data_pages;
+	if (c->space)
+		return made(c, fork_space(p, c) == 0);
+	/* Untranslated: no MMU, so the whole run is copied now. */
+	uint32_t n = p->regions[0].pages;
+	uintptr_t at = frames_alloc(n);
+	if (!at)
+		return made(c, 0);
+	c->regions[0] = (struct region){ at, n };
+	c->base = at;
+	memcpy((void *)at, (void *)p->regions[0].at, (size_t)n * PAGE);
+	return c;
+}
+
+/* The fault hook while a process runs: a write to a copy-on-write page. */
+static int cow_fault(uintptr_t addr, int write, int protection)
+{
+	struct proc *p = running;
+	uint32_t i = (addr - MMU_SPACE_BASE) / PAGE;
+
+	if (!p || !p->space || !write || !protection || addr - MMU_SPACE_BASE >= MMU_SPACE_SIZE ||
+	    !(p->frames[i] & COW))
+		return 0;
+	uintptr_t f = p->frames[i] & ~(PAGE - 1), nf = f;
+	if (*ref_of(f) > 1) {		/* still shared: copy (frames are RAM, mapped 1:1) */
+		if (!(nf = frames_alloc(1)))
+			return 0;
+		memcpy((void *)nf, (void *)f, PAGE);
+		frame_put(f);
+		cow_copies++;
+	} else {
+		cow_reuses++;		/* the last holder: writable again, no copy */
+	}
+	if (mmu_map(va_of(p, i), nf, PAGE, MMU_USER | MMU_READ | MMU_WRITE) < 0)
+		return 0;
+	p->frames[i] = nf;
+	return MMU_FAULT_RETRY;
+}
+
+int proc_run(struct proc *p, struct proc_job *job)
+{
+	uintptr_t top = stack_top(p), at = top - 32, sp = top - 64;
+	int rc;
+
+	if (p->space && mmu_space_switch(p->space) < 0)
+		return -1;
+	*(struct proc_job *)at = *job;
+	running = p;
+	mmu_set_fault_hook(cow_fault);
+	rc = user_enter(p->base, sp, at);
+	mmu_set_fault_hook(0);
+	running = 0;
+	if (rc == 0)
+		*job = *(struct proc_job *)at;
+	if (p->space)
+		mmu_space_switch(0);
+	if (rc < 0)
+		report_diag("error: a process's user mode ended by a fault nobody handled "
+			    "(register dump above)");
+	return rc;
+}
+
+uintptr_t proc_mmap(struct proc *p, uint32_t bytes)
+{
+	uint32_t n = (bytes + PAGE - 1) / PAGE, first = MMAP_FIRST, i;
+
+	if (!n)
+		return 0;
+	if (!p->space) {
+		for (i = 1; i < MAX_REGIONS && p->regions[i].pages; i++)
+			;
+		uintptr_t at = i < MAX_REGIONS ? frames_alloc(n) : 0;
+		if (!at)
+			return 0;
+		p->regions[i] = (struct region){ at, n };
+		memset((void *)at, 0, (size_t)n * PAGE);
+		return at;
+	}
+	for (i = MMAP_FIRST; i < STACK_PAGE && i - first < n; i++)
+		if (p->frames[i])
+			first = i + 1;
+	if (i - first < n) {
+		report_diag("error: mmap: no %lu free pages in the window", (unsigned long)n);
+		return 0;
+	}
+	mmu_space_switch(p->space);
+	for (i = first; i < first + n; i++)
+		if (page_new(p, i) < 0) {
+			while (i-- > first)
+				page_drop(p, i);
+			mmu_space_switch(0);
+			return 0;
+		}
+	mmu_space_switch(0);
+	return va_of(p, first);
+}
+
+int proc_munmap(struct proc *p, uintptr_t addr, uint32_t bytes)
+{
+	uint32_t n = (bytes + PAGE - 1) / PAGE, i0 = (addr - p->base) / PAGE;
+
+	if (!p->space) {
+		for (int r = 1; r < MAX_REGIONS; r++)
+			if (p->regions[r].pages && p->regions[r].at == addr) {
+				for (uint32_t k = 0; k < p->regions[r].pages; k++)
+					frame_put(addr + k * PAGE);
+				p->regions[r].pages = 0;
+				return 0;
+			}
+		report_diag("error: munmap %#lx: not a region mmap gave", (unsigned long)addr);
+		return -1;
+	}
+	if (addr & (PAGE - 1) || i0 < MMAP_FIRST || i0 + n > STACK_PAGE) {
+		report_diag("error: munmap %#lx+%#lx: not in mmap's part of the window",
+			    (unsigned long)addr, (unsigned long)bytes);
+		return -1;
+	}
+	mmu_space_switch(p->space);
+	for (uint32_t i = i0; i < i0 + n; i++)
+		page_drop(p, i);
+	mmu_space_switch(0);
+	return 0;
+}
+
+void proc_destroy(struct proc *p)
+{
+	if (!p || !p->used)
+		return;
+	if (p->space) {
+		mmu_space_switch(p->space);
+		for (uint32_t i = 0; i < WIN_PAGES; i++)
+			page_drop(p, i);
+		mmu_space_switch(0);
+		mmu_space_destroy(p->space);
+	}
+	for (int r = 0; r < MAX_REGIONS; r++)
+		for (uint32_t k = 0; k < p->regions[r].pages; k++)
+			frame_put(p->regions[r].at + k * PAGE);
+	free(p->frames);
+	memset(p, 0, sizeof(*p));
+}
+
+/* ---- the null call's kernel working set ---- */
+
+static volatile uint32_t *kset;
+static uint32_t kset_bytes, kset_sink;
+
+static void kset_touch(void)
+{
+	uint32_t sum = 0;
+
+	for (uint32_t off = 0; off < kset_bytes / 4; off += 32 / 4)	/* a word per 32 bytes */
+		sum += kset[off];
+	kset_sink += sum;
+}
+
+int proc_set_kernel_set(uint32_t bytes)
+{
+	uint32_t pages = (bytes + PAGE - 1) / PAGE;
+
+	if (pages * PAGE > KSET_MAX) {
+		report_diag("error: the null call's kernel set: %lu bytes, at most %u KiB",
+			    (unsigned long)bytes, KSET_MAX >> 10);
+		return -1;
+	}
+	if (pages && !kset && !(kset = memalign(PAGE, KSET_MAX))) {	/* kept: once per run */
+		report_diag("error: no heap for the null call's %u KiB kernel set", KSET_MAX >> 10);
+		return -1;
+	}
+	kset_bytes = pages * PAGE;
+	user_set_null_call(pages ? kset_touch : 0);
+	return 0;
+}
+
+/* Arches without a user mode yet (include/user.h): proc_unavailable()
+ * says so, and no process is made. */
+__attribute__((weak)) const char *user_unavailable(const struct mmu_mode *m)
+{
+	(void)m;
+	return "this arch has no user mode yet (include/user.h)";
+}
+__attribute__((weak)) int user_enter(uintptr_t entry, uintptr_t sp, uintptr_t arg)
+{
+	(void)entry, (void)sp, (void)arg;
+	return -1;
+}
+__attribute__((weak)) void user_set_null_call(void (*fn)(void)) { (void)fn; }
+__attribute__((weak)) const char user_code[1], user_code_end[1];
