@@ -238,7 +238,7 @@ static void mmu_crash(int fetch)
 
 const char *arch_crash_unsupported(const char *kind)
 {
-	if (!strcmp(kind, "data") || !strcmp(kind, "fetch"))
+	if (!strcmp(kind, "data") || !strcmp(kind, "fetch") || !strcmp(kind, "user"))
 		return mmu_crash_unsupported();	/* they need paging and free RAM */
 	return 0;
 }
@@ -282,5 +282,7 @@ void arch_crash(const char *kind)
 		mmu_crash(0);	/* #PF: a write to a page just unmapped */
 	} else if (!strcmp(kind, "fetch")) {
 		mmu_crash(1);	/* #PF: a call into a page just unmapped */
+	} else if (!strcmp(kind, "user")) {
+		i386_crash_user();	/* #PF from ring 3: a load nothing maps (user.c) */
 	}
 }

@@ -102,6 +102,7 @@ void i386_ring3_misaligned(void);		/* crash=align's ring-3 code */
 extern int i386_user_active;			/* inside user_enter */
 void i386_user_fault(struct i386_frame *f) __attribute__((noreturn));
 void i386_user_bad_call(struct i386_frame *f);
+void i386_crash_user(void);			/* crash=user */
 void i386_page_fault_forget(void);		/* mmu.c: a new run, no repeats yet */
 
 /* CPU features the MMU modes and the banner need (cpu.c). */
