@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arch.h"
 #include "i386.h"
 #include "mem.h"
 #include "mmu_arch.h"
@@ -74,24 +75,26 @@ void i386_user_fault(struct i386_frame *f)
 
 /* crash=user: in 2level, a space whose window holds the user routine and
  * a page for its job and stack, and a job whose one load is from the
- * window page above them, which nothing maps: a #PF from ring 3 that no
- * hook handles, so the dump, user_enter's -1 and a failing run. */
+ * image's first page: mapped, but a kernel page (supervisor-only), so a
+ * protection #PF from ring 3 that no hook handles: the dump, user_enter's
+ * -1 and a failing run. */
 void i386_crash_user(void)
 {
 	uintptr_t code = mem_probe_start(), data = code + 4096, base = MMU_SPACE_BASE;
+	uintptr_t kernel = (uintptr_t)__image_start;
 	struct mmu_space *s;
 
 	if (mmu_enter(&i386_mode_2level) < 0 || !(s = mmu_space_create(0)) ||
 	    mmu_space_switch(s) < 0)
 		return;
 	memcpy((void *)code, user_code, user_code_end - user_code);
-	*(struct proc_job *)data = (struct proc_job){ .rounds = 1, .touch_base = base + 2 * 4096,
+	*(struct proc_job *)data = (struct proc_job){ .rounds = 1, .touch_base = kernel,
 						      .touch_pages = 1 };
 	if (mmu_map(base, code, 4096, MMU_USER | MMU_READ | MMU_EXEC) < 0 ||
 	    mmu_map(base + 4096, data, 4096, MMU_USER | MMU_READ | MMU_WRITE) < 0)
 		return;
-	report_diag("crash=user: mode 2level, ring 3 at %#lx loads from %#lx, which nothing maps",
-		    (unsigned long)base, (unsigned long)base + 2 * 4096);
+	report_diag("crash=user: mode 2level, ring 3 at %#lx loads from %#lx, a kernel page",
+		    (unsigned long)base, (unsigned long)kernel);
 	if (user_enter(base, base + 2 * 4096, base + 4096) < 0)
 		exit(report_abort("unexpected exception in user mode"));
 	mmu_leave();
