@@ -200,7 +200,7 @@ static int set_exit(const char *key, const char *value)
 
 static int set_crash(const char *key, const char *value)
 {
-	static const char *const kinds[] = { "data", "fetch", "illegal", "align", "divide", 0 };
+	static const char *const kinds[] = { "data", "fetch", "illegal", "align", "divide", "user", 0 };
 	const char *why;
 	int i;
 
@@ -242,7 +242,7 @@ static const struct boot_arg boot_args[] = {
 	{ "reps", "1..1000 repetitions per probe and mode", set_reps },
 	{ "quick", "(no value) small sizes, for CI", set_quick },
 	{ "exit", "qemu, return or halt", set_exit },
-	{ "crash", "data, fetch, illegal, align or divide", set_crash },
+	{ "crash", "data, fetch, illegal, align, divide or user", set_crash },
 	{ "icount", "0..10: QEMU -icount shift, set by tools/run-qemu", set_icount },
 	{ "qemu", "tcg or kvm: the accelerator, set by tools/run-qemu", set_qemu },
 	{ "mem", "RAM the run may use, as Linux's mem=: bytes, K, M or G (mem=32M)", linux_set_mem },

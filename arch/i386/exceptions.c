@@ -11,17 +11,10 @@
 #include "mem.h"
 #include "mmu.h"
 #include "report.h"
-
-#define KERNEL_CS		0x08
-#define KERNEL_DS		0x10
-#define TSS_SEL			0x28
-#define RING3_RETURN_VECTOR	0x80	/* a DPL-3 gate: ring 3's way back */
+#include "user_asm.h"
 
 extern const uint32_t i386_vector_stubs[256];
 extern uint64_t i386_gdt[];
-void i386_ring3_return(void);
-void i386_ring3_call(void (*fn)(void), void *user_stack_top);
-void i386_ring3_misaligned(void);
 void i386_exception(struct i386_frame *f);
 
 /* vectors.S builds struct i386_frame by pushing, last pushed lowest: ES,
@@ -47,18 +40,11 @@ static const char *const vector_names[32] = {
 	"reserved 31",
 };
 
-/* 32-bit TSS: only SS0/ESP0 matter (the stack for faults from ring 3). */
-struct tss {
-	uint32_t link, esp0, ss0, esp1, ss1, esp2, ss2, cr3, eip, eflags;
-	uint32_t eax, ecx, edx, ebx, esp, ebp, esi, edi;
-	uint32_t es, cs, ss, ds, fs, gs, ldt;
-	uint16_t trap, iomap_base;
-} __attribute__((packed));
+_Static_assert(offsetof(struct i386_tss, esp0) == TSS_ESP0, "ring3.S writes ESP0 there");
 
-static struct tss tss;
+struct i386_tss i386_tss;
 static uint64_t idt[256] __attribute__((aligned(8)));	/* every vector: none is #NP */
-static uint8_t ring0_stack[8192] __attribute__((aligned(16)));	/* faults from ring 3 */
-static uint8_t ring3_stack[4096] __attribute__((aligned(16)));
+static uint8_t ring3_stack[4096] __attribute__((aligned(16)));	/* crash=align's */
 
 static uint64_t gate(uint32_t handler, unsigned dpl)
 {
@@ -71,20 +57,21 @@ static uint64_t gate(uint32_t handler, unsigned dpl)
 void arch_init(struct boot_info *bi)
 {
 	struct { uint16_t limit; uint32_t base; } __attribute__((packed)) idtr;
-	uint32_t base = (uint32_t)&tss, limit = sizeof(tss) - 1;
+	uint32_t base = (uint32_t)&i386_tss, limit = sizeof(i386_tss) - 1;
 
 	(void)bi;
 	for (int v = 0; v < 256; v++)	/* exceptions, IRQ 0..15 (watchdog.c), the rest */
 		idt[v] = gate(i386_vector_stubs[v], 0);
-	idt[RING3_RETURN_VECTOR] = gate((uint32_t)i386_ring3_return, 3);
+	idt[SYSCALL_VECTOR] = gate((uint32_t)i386_user_syscall, 3);	/* int $0x80 from ring 3 */
 	idtr.limit = sizeof(idt) - 1;
 	idtr.base = (uint32_t)idt;
 	__asm__ volatile("lidt %0" : : "m"(idtr));
 
-	/* The TSS: ring-0 stack for faults taken at CPL 3; no I/O bitmap. */
-	tss.ss0 = KERNEL_DS;
-	tss.esp0 = (uint32_t)(ring0_stack + sizeof(ring0_stack));
-	tss.iomap_base = sizeof(tss);
+	/* The TSS: SS0 for traps taken at CPL 3 (ESP0 is set by each entry
+	 * to ring 3: the kernel stack below its caller, ring3.S); no I/O
+	 * bitmap, so ring 3 has no port access (IOPL 0). */
+	i386_tss.ss0 = KERNEL_DS;
+	i386_tss.iomap_base = sizeof(i386_tss);
 	i386_gdt[TSS_SEL / 8] = (uint64_t)((base & 0xff000000) | (limit & 0xf0000) | 0x8900 |
 					   ((base >> 16) & 0xff)) << 32 |
 				(base & 0xffff) << 16 | (limit & 0xffff);
@@ -94,8 +81,7 @@ void arch_init(struct boot_info *bi)
 
 static int in_stack(uint32_t p)
 {
-	return (p >= (uint32_t)__stack_bottom && p + 8 <= (uint32_t)__stack_top) ||
-	       (p >= (uint32_t)ring0_stack && p + 8 <= (uint32_t)ring0_stack + sizeof(ring0_stack));
+	return p >= (uint32_t)__stack_bottom && p + 8 <= (uint32_t)__stack_top;
 }
 
 /* A vector's name; 48-255 are interrupts no source of ours raises. */
@@ -116,7 +102,7 @@ static const char *vector_name(uint32_t v)
 	return name;
 }
 
-static void dump(struct i386_frame *f)
+void i386_dump(struct i386_frame *f)
 {
 	const char *name = vector_name(f->vector);
 	int from_ring3 = (f->cs & 3) != 0;
@@ -179,7 +165,11 @@ void i386_exception(struct i386_frame *f)
 			       (unsigned long)f->vector, (unsigned long)f->eip);
 		exit(1);
 	}
-	dump(f);
+	i386_dump(f);
+	if ((f->cs & 3) && i386_user_active) {
+		nested = 0;		/* user_enter returns -1: its caller fails the run */
+		i386_user_fault(f);
+	}
 	if (f->vector < 32)
 		snprintf(why, sizeof(why), "unexpected exception %s", vector_names[f->vector]);
 	else
@@ -194,9 +184,9 @@ static unsigned long stray_vector;
 int i386_set_stray_vector(const char *key, const char *value)
 {
 	int r = arg_uint(key, value, 48, 255, &stray_vector);
-	if (!r && stray_vector == RING3_RETURN_VECTOR) {
+	if (!r && stray_vector == SYSCALL_VECTOR) {
 		console_printf("mmubench: error: boot argument '%s=%s': vector 0x80 is ring 3's way "
-			       "back, not a stray\n", key, value);
+			       "back (its system call), not a stray\n", key, value);
 		return -1;
 	}
 	return r;
@@ -248,7 +238,7 @@ static void mmu_crash(int fetch)
 
 const char *arch_crash_unsupported(const char *kind)
 {
-	if (!strcmp(kind, "data") || !strcmp(kind, "fetch"))
+	if (!strcmp(kind, "data") || !strcmp(kind, "fetch") || !strcmp(kind, "user"))
 		return mmu_crash_unsupported();	/* they need paging and free RAM */
 	return 0;
 }
@@ -261,7 +251,8 @@ static void crash_align(void)
 
 	write_cr0(read_cr0() | CR0_AM);
 	report_diag("crash=align: CR0.AM and EFLAGS.AC set, misaligned 4-byte load at CPL 3");
-	i386_ring3_call(i386_ring3_misaligned, ring3_stack + sizeof(ring3_stack));
+	i386_user_enter((uintptr_t)i386_ring3_misaligned, (uintptr_t)(ring3_stack + sizeof(ring3_stack)),
+			0, EFLAGS_AC);
 	write_cr0(read_cr0() & ~CR0_AM);
 	/* Back without #AC: the CPU (QEMU's TCG) does not check alignment.
 	 * x86's other alignment fault: a misaligned 16-byte SSE load is #GP. */
@@ -291,5 +282,7 @@ void arch_crash(const char *kind)
 		mmu_crash(0);	/* #PF: a write to a page just unmapped */
 	} else if (!strcmp(kind, "fetch")) {
 		mmu_crash(1);	/* #PF: a call into a page just unmapped */
+	} else if (!strcmp(kind, "user")) {
+		i386_crash_user();	/* #PF from ring 3: a load nothing maps (user.c) */
 	}
 }

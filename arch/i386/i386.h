@@ -83,6 +83,28 @@ struct i386_frame {
 	uint32_t user_esp, user_ss;	/* only when the fault came from ring 3 */
 };
 
+/* 32-bit TSS: only SS0/ESP0 matter (the stack for traps from ring 3). */
+struct i386_tss {
+	uint32_t link, esp0, ss0, esp1, ss1, esp2, ss2, cr3, eip, eflags;
+	uint32_t eax, ecx, edx, ebx, esp, ebp, esi, edi;
+	uint32_t es, cs, ss, ds, fs, gs, ldt;
+	uint16_t trap, iomap_base;
+} __attribute__((packed));
+extern struct i386_tss i386_tss;		/* exceptions.c; ESP0 set by ring3.S */
+void i386_dump(struct i386_frame *f);		/* exceptions.c: the register dump */
+
+/* ring3.S and user.c: ring 3 (include/user.h).  i386_user_enter is
+ * user_enter with extra EFLAGS bits (crash=align's AC); i386_user_return
+ * (EAX: the result) unwinds to its caller from any trap. */
+int i386_user_enter(uintptr_t entry, uintptr_t sp, uintptr_t arg, uint32_t eflags);
+void i386_user_syscall(void);			/* the int $0x80 gate */
+void i386_ring3_misaligned(void);		/* crash=align's ring-3 code */
+extern int i386_user_active;			/* inside user_enter */
+void i386_user_fault(struct i386_frame *f) __attribute__((noreturn));
+void i386_user_bad_call(struct i386_frame *f);
+void i386_crash_user(void);			/* crash=user */
+void i386_page_fault_forget(void);		/* mmu.c: a new run, no repeats yet */
+
 /* CPU features the MMU modes and the banner need (cpu.c). */
 struct i386_features {
 	int pse, pae, pge, nx, pcid, tsc;

@@ -284,11 +284,20 @@ const struct mmu_mode *const mmu_modes[] = {
 
 /* ---- #PF ---- */
 
+/* The last fault, to catch a hook that fixes nothing; forgotten at each
+ * entry to user mode (a forked child faults where its parent did). */
+static uintptr_t last_addr, last_eip;
+static int repeats;
+
+void i386_page_fault_forget(void)
+{
+	last_addr = last_eip = 0;
+	repeats = 0;
+}
+
 /* 1 when the fault was a probe's (its hook mapped or unprotected the page). */
 int i386_page_fault(struct i386_frame *f)
 {
-	static uintptr_t last_addr, last_eip;
-	static int repeats;
 	uintptr_t addr = read_cr2();
 	int prot = f->error & 1, write = !!(f->error & 2);
 

@@ -47,11 +47,17 @@ static int split(uintptr_t dir, unsigned i, uintptr_t va)
 	return 0;
 }
 
-/* MMU_* attributes to entry bits (P always: x86 cannot deny reads). */
+/* MMU_* attributes to entry bits (P always: x86 cannot deny reads).
+ * MMU_USER is U/S on the leaf; the levels above always have it
+ * (TABLE_LINK: the leaf decides), and PAE's PDPTEs have no U/S at all
+ * (SDM Vol. 3A 4.4.1: bits 1, 2 of a PDPTE are reserved).  Kernel leaves
+ * are supervisor-only, so ring 3 reaches nothing but user pages. */
 static uint64_t attr_bits(unsigned attr)
 {
 	uint64_t e = PTE_P;
 
+	if (attr & MMU_USER)
+		e |= PTE_US;
 	if (attr & MMU_WRITE)
 		e |= PTE_RW;
 	if (attr & MMU_UNCACHED)
@@ -90,7 +96,11 @@ int i386_map(uintptr_t va, uintptr_t pa, size_t len, unsigned attr)
 		unsigned di = dir_index(va);
 		uint64_t de = get(dir, di);
 		uint32_t L = large_size();
-		if (cur->large && !((va | pa) & (L - 1)) && len >= L &&
+		/* Large pages for the kernel only: user pages and the window
+		 * are 4K pages in every mode (copy-on-write is per 4K page). */
+		int user = (attr & MMU_USER) ||
+			   (va >= MMU_SPACE_BASE && va - MMU_SPACE_BASE < MMU_SPACE_SIZE);
+		if (cur->large && !user && !((va | pa) & (L - 1)) && len >= L &&
 		    (!(de & PTE_P) || (de & PTE_PS))) {
 			set(dir, di, pa | bits | PTE_PS);	/* one large page */
 			if (paging_on())
@@ -212,6 +222,7 @@ int i386_query(uintptr_t va, uintptr_t *pa, unsigned *attr)
 		return -1;
 	*pa = w.pa;
 	*attr = MMU_READ | (w.leaf & PTE_RW ? MMU_WRITE : 0) | (w.leaf & PTE_NX ? 0 : MMU_EXEC) |
-		(w.leaf & PTE_PCD ? MMU_UNCACHED : 0) | (w.leaf & PTE_G ? MMU_GLOBAL : 0);
+		(w.leaf & PTE_PCD ? MMU_UNCACHED : 0) | (w.leaf & PTE_G ? MMU_GLOBAL : 0) |
+		(w.leaf & PTE_US ? MMU_USER : 0);
 	return 0;
 }

@@ -1,15 +1,14 @@
 /*
  * All 256 vectors of i386 (the 32 exceptions, the 8259s' 16 IRQs, and
  * 48-255, which nothing of ours raises: a LAPIC, IOAPIC or MSI source the
- * firmware left live lands there and is reported, not a #NP or #GP), a
- * way back from a ring-3 excursion, and the ring-3 excursion itself
- * (crash=align needs CPL 3 for #AC).
+ * firmware left live lands there and is reported, not a #NP or #GP), and
+ * mmu_probe_load.  Ring 3's entry and its int $0x80 gate are ring3.S's.
  *
  * Every stub makes the stack look the same (struct i386_frame in i386.h):
  * CPU-pushed EIP/CS/EFLAGS (and ESP/SS from ring 3), an error code (a dummy
  * 0 where the CPU pushes none), the vector number, the GPRs, DS and ES.
  */
-#define KERNEL_DS	0x10
+#include "user_asm.h"
 
 	.text
 	.code32
@@ -69,7 +68,7 @@ vec_\n:
 	.altmacro			/* %expr: the counter's value as the argument */
 	.set	vecno, 48
 	.rept	256 - 48		/* 48..255: not ours, reported as unexpected */
-	VEC_NOERR %vecno		/* (the IDT's 0x80 is ring 3's gate instead) */
+	VEC_NOERR %vecno		/* (the IDT's 0x80 is ring3.S's gate instead) */
 	.set	vecno, vecno + 1
 	.endr
 	.noaltmacro
@@ -113,68 +112,6 @@ i386_vector_stubs:
 	.set	vecno, vecno + 1
 	.endr
 	.noaltmacro
-
-/*
- * i386_ring3_call(fn, user_stack_top): run fn at CPL 3 with EFLAGS.AC set.
- * fn ends with `int $0x80` (RING3_RETURN_VECTOR, a DPL-3 gate to
- * i386_ring3_return below), which brings us back here at CPL 0.  Paging is
- * off, so ring 3 may touch any address; the TSS gives the CPU our ring-0
- * stack for the way back.
- */
-#define USER_CS		0x1b		/* GDT 0x18 | RPL 3 */
-#define USER_DS		0x23		/* GDT 0x20 | RPL 3 */
-
-	.text
-	.globl	i386_ring3_call
-i386_ring3_call:
-	pushl	%ebp			/* the callee-saved registers, for the return */
-	pushl	%ebx
-	pushl	%esi
-	pushl	%edi
-	movl	%esp, ring3_saved_esp	/* where i386_ring3_return resumes */
-	movl	20(%esp), %ecx		/* fn */
-	movl	24(%esp), %edx		/* user stack top */
-	pushl	$USER_DS		/* iret frame: SS for ring 3 */
-	pushl	%edx			/* ESP for ring 3 */
-	pushfl				/* EFLAGS: ours ... */
-	orl	$0x40000, (%esp)	/* ... with AC set (alignment checks) */
-	andl	$~0x200, (%esp)		/* ... and IF clear */
-	pushl	$USER_CS		/* CS for ring 3 */
-	pushl	%ecx			/* EIP = fn */
-	movl	$USER_DS, %eax		/* data segments usable at CPL 3 */
-	movw	%ax, %ds
-	movw	%ax, %es
-	iret				/* to CPL 3 */
-
-/* The DPL-3 gate's target: back at CPL 0 on the TSS's stack. */
-	.globl	i386_ring3_return
-i386_ring3_return:
-	movl	$KERNEL_DS, %eax	/* our data segments again */
-	movw	%ax, %ds
-	movw	%ax, %es
-	movl	ring3_saved_esp, %esp	/* the stack of i386_ring3_call */
-	pushfl				/* clear AC at CPL 0 too */
-	andl	$~0x40000, (%esp)
-	popfl
-	popl	%edi			/* the callee-saved registers */
-	popl	%esi
-	popl	%ebx
-	popl	%ebp
-	ret				/* to i386_ring3_call's caller */
-
-/* Ring-3 code for crash=align: a misaligned load, then home. */
-	.globl	i386_ring3_misaligned
-i386_ring3_misaligned:
-	movl	$misaligned_buf + 1, %ebx	/* an address that is not a multiple of 4 */
-	movl	(%ebx), %eax		/* #AC here when alignment checking works */
-	int	$0x80			/* else back to ring 0 (i386_ring3_return) */
-
-	.data
-	.align	4
-misaligned_buf:
-	.long	0, 0
-ring3_saved_esp:
-	.long	0
 
 /*
  * mmu_probe_load(addr): one load (mmu.h).  A fault hook may answer
