@@ -7,7 +7,9 @@
 #include <unistd.h>
 #include "arch.h"
 #include "config.h"
+#include "mmu_arch.h"
 #include "ppc405.h"
+#include "proc.h"
 #include "report.h"
 
 /* vectors.S: the vector pieces, and where they go (linker script). */
@@ -214,6 +216,27 @@ const char *arch_crash_unsupported(const char *kind)
 	return 0;
 }
 
+/* A process (boot/proc.c) in mode normal whose one load is from the
+ * image's first page: a kernel page, zone 00, so problem state takes a
+ * zone fault (data storage, ESR[DIZ]) nobody handles: the register dump,
+ * user_enter's -1, a failing run. */
+static void crash_user(void)
+{
+	struct proc_job job = { .rounds = 1, .touch_base = (uint32_t)__image_start,
+				.touch_pages = 1 };
+	struct proc *p;
+
+	if (mmu_enter(mmu_modes[1]) < 0 || !(p = proc_create(1)))
+		return;
+	report_diag("crash=user: mode %s, problem state at 0x%08lx loads from 0x%08lx, a kernel "
+		    "page", mmu_current->name, (unsigned long)MMU_SPACE_BASE,
+		    (unsigned long)job.touch_base);
+	if (proc_run(p, &job) < 0)
+		exit(report_abort("unexpected exception in user mode"));
+	proc_destroy(p);
+	mmu_leave();
+}
+
 void arch_crash(const char *kind)
 {
 	uint32_t msr = mfmsr();
@@ -233,6 +256,8 @@ void arch_crash(const char *kind)
 	} else if (!strcmp(kind, "illegal")) {
 		report_diag("crash=illegal: executing the word 0x00000000");
 		__asm__ volatile(".long 0" ::: "memory");
+	} else if (!strcmp(kind, "user")) {
+		crash_user();
 	} else if (!strcmp(kind, "align")) {
 		/* lwarx needs a word-aligned address; the 405 (and QEMU)
 		 * raise an alignment exception otherwise. */
