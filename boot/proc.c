@@ -15,16 +15,12 @@
  * Untranslated modes (405 real): a process is one run of RAM at its
  * physical address, text, data and stack in a row; fork copies it at once.
  *
- * Page frames come from a pool of RAM taken once off the top of probe
- * memory (boot/mem.c: below the page tables, above what probes allocate,
- * which probe_mem_reset never reaches), a reference count per frame.
- * The bookkeeping (frames of each window page) is on the heap. */
-#include <malloc.h>
+ * Page frames come from proc_mem.c's pool, a reference count each; the
+ * bookkeeping (frames of each window page) is on the heap. */
 #include <stdlib.h>
 #include <string.h>
-#include "mem.h"
 #include "mmu_arch.h"
-#include "probe.h"
+#include "proc_mem.h"
 #include "report.h"
 #include "user.h"
 
@@ -34,9 +30,7 @@
 #define STACK_PAGE	(WIN_PAGES - 1)
 #define MAX_PROCS	8
 #define MAX_REGIONS	16			/* untranslated: runs of RAM per process */
-#define POOL_MAX	(8u << 20)
 #define COW		0x1u			/* frames[]: shared read-only, copy on write */
-#define KSET_MAX	(64u << 10)
 
 struct region { uintptr_t at; uint32_t pages; };
 
@@ -51,52 +45,6 @@ struct proc {
 
 static struct proc procs[MAX_PROCS];
 static struct proc *running;		/* in user mode now: the fault hook's */
-static uintptr_t pool_base;
-static uint32_t pool_pages;
-static uint8_t *pool_ref;		/* references to each pool frame, 0 free */
-static uint32_t cow_copies, cow_reuses;	/* what the fault hook did */
-
-/* ---- the frame pool ---- */
-
-static int pool_init(void)
-{
-	if (pool_base)
-		return 0;
-	size_t avail = probe_mem_avail(PAGE, 0), bytes = POOL_MAX;
-	if (avail / 2 < bytes)
-		bytes = avail / 2 & ~(size_t)(PAGE - 1);
-	pool_ref = bytes >= (1u << 20) ? calloc(bytes / PAGE, 1) : 0;
-	pool_base = pool_ref ? mem_reserve_top(bytes) : 0;
-	if (!pool_base) {
-		report_diag("error: processes: no room for a %lu KiB page pool (probe memory "
-			    "has %lu KiB free)", (unsigned long)bytes >> 10, (unsigned long)avail >> 10);
-		free(pool_ref);
-		pool_ref = 0;
-		return -1;
-	}
-	pool_pages = bytes / PAGE;
-	return 0;
-}
-
-/* n contiguous free frames (first fit), each with one reference; 0 after
- * saying so. */
-static uintptr_t frames_alloc(uint32_t n)
-{
-	for (uint32_t i = 0, run = 0; i < pool_pages; i++) {
-		run = pool_ref[i] ? 0 : run + 1;
-		if (run == n) {
-			memset(pool_ref + i + 1 - n, 1, n);
-			return pool_base + (uintptr_t)(i + 1 - n) * PAGE;
-		}
-	}
-	report_diag("error: processes: no %lu free pages left in the %lu KiB pool",
-		    (unsigned long)n, (unsigned long)pool_pages * 4);
-	return 0;
-}
-
-static uint8_t *ref_of(uintptr_t frame) { return &pool_ref[(frame - pool_base) / PAGE]; }
-static void frame_put(uintptr_t frame) { --*ref_of(frame); }
-
 /* ---- slots, the current mode ---- */
 
 static const struct mmu_mode *current_mode(void)
@@ -116,7 +64,7 @@ const char *proc_unavailable(void)
 
 static struct proc *proc_new(void)
 {
-	if (proc_unavailable() || pool_init() < 0)
+	if (proc_unavailable() || proc_pool_init() < 0)
 		return 0;
 	for (int i = 0; i < MAX_PROCS; i++) {
 		struct proc *p = &procs[i];
@@ -149,11 +97,11 @@ static uintptr_t va_of(const struct proc *p, uint32_t i) { return p->base + i * 
 /* Window page i of p: a fresh frame mapped user read-write, zeroed. */
 static int page_new(struct proc *p, uint32_t i)
 {
-	uintptr_t f = frames_alloc(1);
+	uintptr_t f = proc_frames_alloc(1);
 
 	if (!f || mmu_map(va_of(p, i), f, PAGE, MMU_USER | MMU_READ | MMU_WRITE) < 0) {
 		if (f)
-			frame_put(f);
+			proc_frame_put(f);
 		return -1;
 	}
 	p->frames[i] = f;
@@ -166,7 +114,7 @@ static void page_drop(struct proc *p, uint32_t i)
 	if (!p->frames[i])
 		return;
 	mmu_unmap(va_of(p, i), PAGE);
-	frame_put(p->frames[i] & ~(PAGE - 1));
+	proc_frame_put(p->frames[i] & ~(PAGE - 1));
 	p->frames[i] = 0;
 }
 
@@ -198,7 +146,7 @@ static int layout(struct proc *p, uint32_t text_bytes, uint32_t data)
 	p->data_pages = data;
 	if (!p->space) {
 		uint32_t n = text + data + 1, code = user_code_end - user_code;
-		uintptr_t at = frames_alloc(n);
+		uintptr_t at = proc_frames_alloc(n);
 		if (!at)
 			return -1;
 		p->regions[0] = (struct region){ at, n };
@@ -288,10 +236,10 @@ static int fork_space(struct proc *p, struct proc *c)
 			continue;
 		if (mmu_map(va_of(c, i), f & ~(PAGE - 1), PAGE, attr) < 0)
 			return -1;
-		++*ref_of(f & ~(PAGE - 1));
+		++*proc_frame_ref(f & ~(PAGE - 1));
 		c->frames[i] = f;
 	}
-	if (!(sf = frames_alloc(1)) || mmu_map(va_of(c, STACK_PAGE), sf, PAGE,
+	if (!(sf = proc_frames_alloc(1)) || mmu_map(va_of(c, STACK_PAGE), sf, PAGE,
 					       MMU_USER | MMU_READ | MMU_WRITE) < 0)
 		return -1;
 	c->frames[STACK_PAGE] = sf;
@@ -310,7 +258,7 @@ struct proc *proc_fork(struct proc *p)
 		return made(c, fork_space(p, c) == 0);
 	/* Untranslated: no MMU, so the whole run is copied now. */
 	uint32_t n = p->regions[0].pages;
-	uintptr_t at = frames_alloc(n);
+	uintptr_t at = proc_frames_alloc(n);
 	if (!at)
 		return made(c, 0);
 	c->regions[0] = (struct region){ at, n };
@@ -329,15 +277,12 @@ static int cow_fault(uintptr_t addr, int write, int protection)
 	    !(p->frames[i] & COW))
 		return 0;
 	uintptr_t f = p->frames[i] & ~(PAGE - 1), nf = f;
-	if (*ref_of(f) > 1) {		/* still shared: copy (frames are RAM, mapped 1:1) */
-		if (!(nf = frames_alloc(1)))
+	if (*proc_frame_ref(f) > 1) {		/* still shared: copy (frames are RAM, mapped 1:1) */
+		if (!(nf = proc_frames_alloc(1)))
 			return 0;
 		memcpy((void *)nf, (void *)f, PAGE);
-		frame_put(f);
-		cow_copies++;
-	} else {
-		cow_reuses++;		/* the last holder: writable again, no copy */
-	}
+		proc_frame_put(f);
+	}			/* else the last holder: writable again, no copy */
 	if (mmu_map(va_of(p, i), nf, PAGE, MMU_USER | MMU_READ | MMU_WRITE) < 0)
 		return 0;
 	p->frames[i] = nf;
@@ -376,7 +321,7 @@ uintptr_t proc_mmap(struct proc *p, uint32_t bytes)
 	if (!p->space) {
 		for (i = 1; i < MAX_REGIONS && p->regions[i].pages; i++)
 			;
-		uintptr_t at = i < MAX_REGIONS ? frames_alloc(n) : 0;
+		uintptr_t at = i < MAX_REGIONS ? proc_frames_alloc(n) : 0;
 		if (!at)
 			return 0;
 		p->regions[i] = (struct region){ at, n };
@@ -410,7 +355,7 @@ int proc_munmap(struct proc *p, uintptr_t addr, uint32_t bytes)
 		for (int r = 1; r < MAX_REGIONS; r++)
 			if (p->regions[r].pages && p->regions[r].at == addr) {
 				for (uint32_t k = 0; k < p->regions[r].pages; k++)
-					frame_put(addr + k * PAGE);
+					proc_frame_put(addr + k * PAGE);
 				p->regions[r].pages = 0;
 				return 0;
 			}
@@ -442,41 +387,9 @@ void proc_destroy(struct proc *p)
 	}
 	for (int r = 0; r < MAX_REGIONS; r++)
 		for (uint32_t k = 0; k < p->regions[r].pages; k++)
-			frame_put(p->regions[r].at + k * PAGE);
+			proc_frame_put(p->regions[r].at + k * PAGE);
 	free(p->frames);
 	memset(p, 0, sizeof(*p));
-}
-
-/* ---- the null call's kernel working set ---- */
-
-static volatile uint32_t *kset;
-static uint32_t kset_bytes, kset_sink;
-
-static void kset_touch(void)
-{
-	uint32_t sum = 0;
-
-	for (uint32_t off = 0; off < kset_bytes / 4; off += 32 / 4)	/* a word per 32 bytes */
-		sum += kset[off];
-	kset_sink += sum;
-}
-
-int proc_set_kernel_set(uint32_t bytes)
-{
-	uint32_t pages = (bytes + PAGE - 1) / PAGE;
-
-	if (pages * PAGE > KSET_MAX) {
-		report_diag("error: the null call's kernel set: %lu bytes, at most %u KiB",
-			    (unsigned long)bytes, KSET_MAX >> 10);
-		return -1;
-	}
-	if (pages && !kset && !(kset = memalign(PAGE, KSET_MAX))) {	/* kept: once per run */
-		report_diag("error: no heap for the null call's %u KiB kernel set", KSET_MAX >> 10);
-		return -1;
-	}
-	kset_bytes = pages * PAGE;
-	user_set_null_call(pages ? kset_touch : 0);
-	return 0;
 }
 
 /* Arches without a user mode yet (include/user.h): proc_unavailable()
