@@ -41,9 +41,12 @@ ppc405_user_enter:
 	mtsrr1	r7			/* the MSR it runs with */
 	mr	r1, r4			/* its stack */
 	mr	r3, r5			/* its argument */
-	li	r0, 0			/* no kernel values into user mode: */
-	li	r2, 0			/* the registers the routine may read */
-	li	r4, 0			/* before it sets them are zero */
+	lis	r6, user_zeros@ha	/* no kernel value into user mode: */
+	addi	r6, r6, user_zeros@l
+	lmw	r8, 0(r6)		/* r8..r31 = 0 */
+	li	r0, 0			/* and r0, r2, r4..r7 */
+	li	r2, 0
+	li	r4, 0
 	li	r5, 0
 	li	r6, 0
 	li	r7, 0
@@ -118,6 +121,11 @@ user_code:
 	sc				/* never returns */
 	b	.
 user_code_end:
+
+	.section .rodata.ppc405_user_zeros, "a"
+	.align	2
+user_zeros:
+	.space	24 * 4			/* r8..r31 at user_enter */
 
 	.section .bss.ppc405_user, "aw", @nobits
 	.align	2
