@@ -62,8 +62,33 @@ const char *proc_unavailable(void)
 	return user_unavailable(current_mode());
 }
 
+/* A process the watchdog cut short in user mode (the run loop longjmps
+ * out of the PIT's exception, proc_run never returns): its probe ended,
+ * and entering the next mode destroyed every space, so every process
+ * still here is that probe's.  Their frames and bookkeeping go back. */
+static void reclaim_cut_short(void)
+{
+	if (!running)
+		return;
+	report_diag("processes: a run was cut short (watchdog): its processes' memory freed");
+	for (int i = 0; i < MAX_PROCS; i++) {
+		struct proc *p = &procs[i];
+		for (uint32_t k = 0; p->used && p->frames && k < WIN_PAGES; k++)
+			if (p->frames[k])
+				proc_frame_put(p->frames[k] & ~(PAGE - 1));
+		for (int r = 0; p->used && r < MAX_REGIONS; r++)
+			for (uint32_t k = 0; k < p->regions[r].pages; k++)
+				proc_frame_put(p->regions[r].at + k * PAGE);
+		free(p->frames);
+		memset(p, 0, sizeof(*p));
+	}
+	running = 0;
+	mmu_set_fault_hook(0);
+}
+
 static struct proc *proc_new(void)
 {
+	reclaim_cut_short();
 	if (proc_unavailable() || proc_pool_init() < 0)
 		return 0;
 	for (int i = 0; i < MAX_PROCS; i++) {
