@@ -113,6 +113,25 @@ static struct proc *proc_new(void)
 	return 0;
 }
 
+/* Whole pages a word at a time, as a kernel's copy_page and clear_page
+ * (newlib's -Os memcpy and memset go byte by byte). */
+static void pages_copy(uintptr_t to, uintptr_t from, uint32_t n)
+{
+	uint32_t *d = (uint32_t *)to;
+	const uint32_t *s = (const uint32_t *)from;
+
+	for (uint32_t i = 0; i < n * (PAGE / 4); i++)
+		d[i] = s[i];
+}
+
+static void pages_zero(uintptr_t to, uint32_t n)
+{
+	uint32_t *d = (uint32_t *)to;
+
+	for (uint32_t i = 0; i < n * (PAGE / 4); i++)
+		d[i] = 0;
+}
+
 uintptr_t proc_data(const struct proc *p) { return p->base + p->text_pages * PAGE; }
 
 static uintptr_t va_of(const struct proc *p, uint32_t i) { return p->base + i * PAGE; }
@@ -130,7 +149,7 @@ static int page_new(struct proc *p, uint32_t i)
 		return -1;
 	}
 	p->frames[i] = f;
-	memset((void *)va_of(p, i), 0, PAGE);
+	pages_zero(va_of(p, i), 1);
 	return 0;
 }
 
@@ -176,7 +195,7 @@ static int layout(struct proc *p, uint32_t text_bytes, uint32_t data)
 			return -1;
 		p->regions[0] = (struct region){ at, n };
 		p->base = at, p->text_pages = text;
-		memset((void *)at, 0, (size_t)n * PAGE);
+		pages_zero(at, n);
 		memcpy((void *)at, user_code, code < text_bytes ? code : text_bytes);
 		return 0;
 	}
@@ -252,7 +271,7 @@ static int fork_space(struct proc *p, struct proc *c)
 			p->frames[i] = f | COW;
 		}
 	}
-	memcpy(stack_copy, (void *)va_of(p, STACK_PAGE), PAGE);
+	pages_copy((uintptr_t)stack_copy, va_of(p, STACK_PAGE), 1);
 	mmu_space_switch(c->space);
 	for (uint32_t i = 0; i < STACK_PAGE; i++) {
 		uint32_t f = p->frames[i];
@@ -268,7 +287,7 @@ static int fork_space(struct proc *p, struct proc *c)
 					       MMU_USER | MMU_READ | MMU_WRITE) < 0)
 		return -1;
 	c->frames[STACK_PAGE] = sf;
-	memcpy((void *)va_of(c, STACK_PAGE), stack_copy, PAGE);
+	pages_copy(va_of(c, STACK_PAGE), (uintptr_t)stack_copy, 1);
 	return 0;
 }
 
@@ -288,7 +307,7 @@ struct proc *proc_fork(struct proc *p)
 		return made(c, 0);
 	c->regions[0] = (struct region){ at, n };
 	c->base = at;
-	memcpy((void *)at, (void *)p->regions[0].at, (size_t)n * PAGE);
+	pages_copy(at, p->regions[0].at, n);
 	return c;
 }
 
@@ -305,7 +324,7 @@ static int cow_fault(uintptr_t addr, int write, int protection)
 	if (*proc_frame_ref(f) > 1) {		/* still shared: copy (frames are RAM, mapped 1:1) */
 		if (!(nf = proc_frames_alloc(1)))
 			return 0;
-		memcpy((void *)nf, (void *)f, PAGE);
+		pages_copy(nf, f, 1);
 		proc_frame_put(f);
 	}			/* else the last holder: writable again, no copy */
 	if (mmu_map(va_of(p, i), nf, PAGE, MMU_USER | MMU_READ | MMU_WRITE) < 0)
@@ -350,7 +369,7 @@ uintptr_t proc_mmap(struct proc *p, uint32_t bytes)
 		if (!at)
 			return 0;
 		p->regions[i] = (struct region){ at, n };
-		memset((void *)at, 0, (size_t)n * PAGE);
+		pages_zero(at, n);
 		return at;
 	}
 	for (i = MMAP_FIRST; i < STACK_PAGE && i - first < n; i++)
