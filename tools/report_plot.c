@@ -217,13 +217,43 @@ static void draw_curves(FILE *f, const struct series *s, int ns, const char *tag
 	fprintf(f, "\n");
 }
 
+/* A plot over a log2 x axis (sizes or pages): both outputs (PNG, SVG), the
+ * x range widened to show every mark. */
+struct axes {
+	const char *what, *xlabel;
+	int bytes;			/* x tics as KiB/MiB (else plain counts) */
+	const char *ylabel, *tag;	/* y in ns; the curves' data block tag */
+};
+
+static void log2_plot(struct plot *p, const struct run *r, const char *title, const struct axes *ax,
+		      const struct series *s, int ns, const struct mark *marks, int nmarks)
+{
+	double xmin, xmax;
+	int logy, sampled = series_range(s, ns, &xmin, &xmax, &logy);
+
+	for (int i = 0; i < nmarks; i++) {
+		xmin = marks[i].x < xmin ? marks[i].x : xmin;
+		xmax = marks[i].x > xmax ? marks[i].x : xmax;
+	}
+	for (int svg = 0; svg < 2; svg++) {
+		FILE *f = p->gp;
+		plot_begin(p, svg, r, title, ax->what);
+		fprintf(f, "set logscale x 2\nset xlabel '%s'\n", ax->xlabel);
+		size_tics(f, xmin, xmax, ax->bytes);
+		fprintf(f, "%sset ylabel '%s (ns%s)%s'\n", logy ? "set logscale y 10\n" :
+			"set yrange [0:*]\n", ax->ylabel, logy ? ", log scale" : "", bars_words(sampled));
+		draw_marks(f, marks, nmarks, xmin, xmax);
+		draw_curves(f, s, ns, ax->tag, logy);
+	}
+	p->count++;
+}
+
 static void latency_plot(struct plot *p, const struct report *rep, const struct run *r,
 			 const char *title)
 {
 	static struct series s[24];
 	static struct mark marks[32];
-	int ns = 0, nmarks = 0, logy;
-	double xmin, xmax;
+	int ns = 0, nmarks = 0;
 
 	for (int k = 0; k < r->nmodes && ns < 16; k++) {
 		const char *pat = r->lmbench ? "lmbench" : "random";
@@ -264,30 +294,16 @@ static void latency_plot(struct plot *p, const struct report *rep, const struct 
 				ns++;
 			}
 	}
-	int sampled = series_range(s, ns, &xmin, &xmax, &logy);
-	for (int i = 0; i < nmarks; i++) {
-		xmin = marks[i].x < xmin ? marks[i].x : xmin;
-		xmax = marks[i].x > xmax ? marks[i].x : xmax;
-	}
-	for (int svg = 0; svg < 2; svg++) {
-		FILE *f = p->gp;
-		plot_begin(p, svg, r, title, "Memory latency against working set (lat_mem, pointer chase)");
-		fprintf(f, "set logscale x 2\nset xlabel 'working set (bytes, log scale)'\n");
-		size_tics(f, xmin, xmax, 1);
-		fprintf(f, "%sset ylabel 'latency per load (ns%s)%s'\n", logy ? "set logscale y 10\n" :
-			"set yrange [0:*]\n", logy ? ", log scale" : "", bars_words(sampled));
-		draw_marks(f, marks, nmarks, xmin, xmax);
-		draw_curves(f, s, ns, "c", logy);
-	}
-	p->count++;
+	struct axes ax = { "Memory latency against working set (lat_mem, pointer chase)",
+			   "working set (bytes, log scale)", 1, "latency per load", "c" };
+	log2_plot(p, r, title, &ax, s, ns, marks, nmarks);
 }
 
 static void tlb_plot(struct plot *p, const struct run *r, const char *title)
 {
 	static struct series s[16];
 	static struct mark marks[16];
-	int ns = 0, nmarks = 0, logy;
-	double xmin, xmax;
+	int ns = 0, nmarks = 0;
 
 	for (int k = 0; k < r->nmodes && ns < 16; k++) {
 		if (curve(r, "tlb", r->modes[k], "", "p_ns", &s[ns])) {
@@ -303,18 +319,9 @@ static void tlb_plot(struct plot *p, const struct run *r, const char *title)
 	}
 	if (!ns)
 		return;
-	int sampled = series_range(s, ns, &xmin, &xmax, &logy);
-	for (int svg = 0; svg < 2; svg++) {
-		FILE *f = p->gp;
-		plot_begin(p, svg, r, title, "TLB: time per load against pages touched (tlb, one load per 4 KiB page)");
-		fprintf(f, "set logscale x 2\nset xlabel 'pages (4 KiB each, log scale)'\n");
-		size_tics(f, xmin, xmax, 0);
-		fprintf(f, "%sset ylabel 'time per load (ns%s)%s'\n", logy ? "set logscale y 10\n" :
-			"set yrange [0:*]\n", logy ? ", log scale" : "", bars_words(sampled));
-		draw_marks(f, marks, nmarks, xmin, xmax);
-		draw_curves(f, s, ns, "t", logy);
-	}
-	p->count++;
+	struct axes ax = { "TLB: time per load against pages touched (tlb, one load per 4 KiB page)",
+			   "pages (4 KiB each, log scale)", 0, "time per load", "t" };
+	log2_plot(p, r, title, &ax, s, ns, marks, nmarks);
 }
 
 static int run_gnuplot(const char *script)
