@@ -9,7 +9,7 @@
 #   make help             this list
 #   V=1                   show the commands
 
-BOARDS	:= walnut ref405ep pc
+BOARDS	:= walnut ref405ep pc ppce500
 # Not in `all` (its own target below): the host program.
 SANDBOX_BOARDS := sandbox
 BUILD	:= build

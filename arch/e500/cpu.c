@@ -1,0 +1,94 @@
+/* Naming the CPU, its caches and TLBs from its configuration registers,
+ * and stopping it. */
+#include <stdio.h>
+#include "arch.h"
+#include "boot_info.h"
+#include "e500.h"
+#include "mem.h"
+#include "report.h"
+
+extern char __free_ram_start[];
+static char probe_mem_note[128];
+
+const char arch_name[] = "e500";
+
+static const char *pvr_name(uint32_t pvr)
+{
+	switch (pvr >> 16) {
+	case 0x8020: return "e500v1";
+	case 0x8021: return "e500v2";
+	case 0x8023: return "e500mc";
+	}
+	return "not an e500 this image knows";
+}
+
+/* L1CFG0/1: size in KiB (bits 21-31), ways - 1 (13-20), block size code (7-8). */
+static uint32_t l1_bytes(uint32_t cfg) { return (cfg & 0x7ff) << 10; }
+static unsigned l1_ways(uint32_t cfg) { return ((cfg >> 11) & 0xff) + 1; }
+
+uint32_t arch_cache_bytes(int level)
+{
+	return level == 1 ? l1_bytes(mfspr(SPR_L1CFG0)) : 0;
+}
+
+uint32_t arch_cache_line(void)
+{
+	return 32u << ((mfspr(SPR_L1CFG0) >> 23) & 3);
+}
+
+/* The e500 cannot tell QEMU from a board: the boot arguments say (qemu=). */
+const char *arch_platform(void)
+{
+	return 0;
+}
+
+/* TLBnCFG: entries (bits 20-31), associativity (0-7). */
+void arch_describe_cpu(void)
+{
+	uint32_t pvr = mfspr(SPR_PVR), t0 = mfspr(SPR_TLB0CFG), t1 = mfspr(SPR_TLB1CFG);
+	uint32_t d = mfspr(SPR_L1CFG0), i = mfspr(SPR_L1CFG1);
+
+	report_diag("cpu: PowerPC %s, PVR 0x%08lx, SVR 0x%08lx", pvr_name(pvr), (unsigned long)pvr,
+		    (unsigned long)mfspr(SPR_SVR));
+	report_diag("tlb: TLB0 %lu entries %lu-way (TLB0CFG 0x%08lx), TLB1 %lu entries fully "
+		    "associative (TLB1CFG 0x%08lx), MMUCFG 0x%08lx", (unsigned long)(t0 & 0xfff),
+		    (unsigned long)(t0 >> 24), (unsigned long)t0, (unsigned long)(t1 & 0xfff),
+		    (unsigned long)t1, (unsigned long)mfspr(SPR_MMUCFG));
+	report_diag("tlb: %s", e500_tlb_text());
+	report_diag("caches: L1 data %lu KiB %u-way, instruction %lu KiB %u-way, %lu-byte lines "
+		    "(L1CFG0 0x%08lx, L1CFG1 0x%08lx); L1CSR0 0x%08lx, L1CSR1 0x%08lx as the loader left them",
+		    (unsigned long)l1_bytes(d) >> 10, l1_ways(d), (unsigned long)l1_bytes(i) >> 10,
+		    l1_ways(i), (unsigned long)arch_cache_line(), (unsigned long)d, (unsigned long)i,
+		    (unsigned long)mfspr(SPR_L1CSR0), (unsigned long)mfspr(SPR_L1CSR1));
+	report_diag("interrupts: MSR[EE,CE,DE] off at entry (the loader's MSR 0x%08lx), TCR 0x%08lx "
+		    "(the loader's 0x%08lx: decrementer, FIT and watchdog interrupts off)",
+		    (unsigned long)loader_regs.msr, (unsigned long)mfspr(SPR_TCR),
+		    (unsigned long)loader_regs.tcr);
+	report_diag("device tree: from %s%s%s", e500_fdt_source, e500_fdt.model ? ", model " : "",
+		    e500_fdt.model ? e500_fdt.model : "");
+	report_diag("probe memory: %#lx-%#lx (%s), then page tables to %#lx",
+		    (unsigned long)mem_probe_start(), (unsigned long)mem_probe_end(), probe_mem_note,
+		    (unsigned long)mem_ram_end());
+}
+
+/* Probe memory: from past the image to the end of RAM.  Nothing of the
+ * loader's is kept: there is no way back to it (the boot translation
+ * replaced its TLB1 entries), and what we need of its device tree was
+ * read at entry. */
+void e500_set_probe_mem(uint64_t ram_bytes)
+{
+	snprintf(probe_mem_note, sizeof(probe_mem_note),
+		 "to the end of RAM: no way back to the loader, so none of its memory is kept");
+	mem_set_free_ram((uintptr_t)__free_ram_start, ram_bytes);
+}
+
+void arch_report_measurements(void)
+{
+}
+
+void arch_halt(void)
+{
+	mtmsr(mfmsr() & ~(MSR_EE | MSR_CE));
+	for (;;)
+		__asm__ volatile("" ::: "memory");
+}

@@ -1,0 +1,221 @@
+/* e500v2 (Book-E) registers and helpers shared inside arch/e500 and by the
+ * ppce500 board. */
+#ifndef E500_H
+#define E500_H
+
+/* SPRs (e500 core reference manual, QEMU target/ppc/cpu.h) */
+#define SPR_DEC		22
+#define SPR_SRR0	26
+#define SPR_SRR1	27
+#define SPR_PID		48
+#define SPR_DECAR	54
+#define SPR_CSRR0	58
+#define SPR_CSRR1	59
+#define SPR_DEAR	61
+#define SPR_ESR		62
+#define SPR_IVPR	63
+#define SPR_SPRG0	272
+#define SPR_SPRG1	273
+#define SPR_SPRG2	274
+#define SPR_SPRG3	275
+#define SPR_SPRG4	276
+#define SPR_SPRG5	277
+#define SPR_SPRG6	278
+#define SPR_SPRG7	279
+#define SPR_PVR		287
+#define SPR_TSR		336
+#define SPR_TCR		340
+#define SPR_IVOR0	400	/* IVOR0..15: 400..415 */
+#define SPR_IVOR32	528	/* IVOR32..35: 528..531 (SPE, performance monitor) */
+#define SPR_MCSRR0	570
+#define SPR_MCSRR1	571
+#define SPR_MCSR	572
+#define SPR_MAS0	624
+#define SPR_MAS1	625
+#define SPR_MAS2	626
+#define SPR_MAS3	627
+#define SPR_MAS4	628
+#define SPR_MAS6	630
+#define SPR_PID1	633
+#define SPR_PID2	634
+#define SPR_TLB0CFG	688
+#define SPR_TLB1CFG	689
+#define SPR_MAS7	944
+#define SPR_HID0	1008
+#define SPR_HID1	1009
+#define SPR_L1CSR0	1010
+#define SPR_L1CSR1	1011
+#define SPR_MMUCSR0	1012
+#define SPR_MMUCFG	1015
+#define SPR_SVR		1023
+#define SPR_L1CFG0	515
+#define SPR_L1CFG1	516
+
+/* MAS fields (Book-E 2.06 MMU as the e500 has it) */
+#define MAS0_TLBSEL1	0x10000000	/* TLB1 */
+#define MAS0_ESEL(n)	((n) << 16)
+#define MAS1_V		0x80000000
+#define MAS1_IPROT	0x40000000	/* kept by tlbivax and flash invalidation */
+#define MAS1_TID(t)	((t) << 16)
+#define MAS1_TS		0x00001000	/* address space 1 */
+#define MAS1_TSIZE(s)	((s) << 8)	/* 4^s KiB */
+#define MAS2_W		0x10
+#define MAS2_I		0x08
+#define MAS2_M		0x04
+#define MAS2_G		0x02
+#define MAS3_SX		0x10
+#define MAS3_SW		0x04
+#define MAS3_SR		0x01
+#define MAS3_UX		0x20
+#define MAS3_UW		0x08
+#define MAS3_UR		0x02
+#define TSIZE_4K	1
+#define TSIZE_1M	5
+#define TSIZE_16M	7
+#define TSIZE_64M	8
+#define TSIZE_256M	9
+#define TSIZE_1G	10
+
+#define MSR_CE		0x00020000
+#define MSR_EE		0x00008000
+#define MSR_PR		0x00004000
+#define MSR_ME		0x00001000
+#define MSR_DE		0x00000200
+#define MSR_IS		0x00000020
+#define MSR_DS		0x00000010
+
+#define TCR_WIE		0x08000000
+#define TCR_DIE		0x04000000
+#define TCR_FIE		0x00800000
+#define TCR_ARE		0x00400000
+#define TSR_WIS		0x40000000
+#define TSR_DIS		0x08000000
+#define TSR_FIS		0x04000000
+
+#define ESR_ST		0x00800000	/* a store (DSI, DTLB miss, alignment) */
+
+/* Where the CCSR block (the SoC's registers: UART, GUTS, GPIO) is mapped:
+ * above the user window (mmu.h MMU_SPACE_BASE) and the RAM entry. */
+#define E500_CCSR_VA	0xe0000000
+#define E500_CCSR_BYTES	(1u << 20)
+
+/* Where QEMU 7.2's ppce500 puts the CCSR block and its first UART
+ * (hw/ppc/e500.c): used only to print why, when no device tree came. */
+#define E500_CCSR_FALLBACK_PA	0xfe0000000
+#define E500_UART_FALLBACK_OFF	0x4500
+
+/* TLB1 entries of the boot translation (tlb.c): RAM 1:1, the CCSR. */
+#define ESEL_RAM	0
+#define ESEL_CCSR	1
+#define ESEL_TEMP	15	/* the AS1 stepping stone while the others change */
+
+/* struct mmu_counters (mmu.h) offsets, for vectors.S and walk.S
+ * (exceptions.c asserts them). */
+#define MMU_ITLB_OFF	0
+#define MMU_DTLB_OFF	4
+
+/* struct e500_frame, for vectors.S; exceptions.c asserts them. */
+#define F_GPR	0
+#define F_CR	128
+#define F_LR	132
+#define F_CTR	136
+#define F_XER	140
+#define F_SRR0	144
+#define F_SRR1	148
+#define F_DEAR	152
+#define F_ESR	156
+#define F_VEC	160
+#define F_CSRR0	164	/* critical class: PC and MSR */
+#define F_CSRR1	168
+#define F_MCSRR0 172	/* machine check: PC and MSR, and why */
+#define F_MCSRR1 176
+#define F_MCSR	180
+#define F_SIZE	192
+
+#ifndef __ASSEMBLY__
+#include <stdint.h>
+
+#define mfspr(n) ({ uint32_t v_; __asm__ volatile("mfspr %0, %1" : "=r"(v_) : "i"(n)); v_; })
+#define mtspr(n, v) __asm__ volatile("mtspr %0, %1" : : "i"(n), "r"((uint32_t)(v)) : "memory")
+
+static inline uint32_t mfmsr(void)
+{
+	uint32_t v;
+	__asm__ volatile("mfmsr %0" : "=r"(v));
+	return v;
+}
+
+static inline void mtmsr(uint32_t v)
+{
+	__asm__ volatile("mtmsr %0; isync" : : "r"(v) : "memory");
+}
+
+/* One TLB entry from its MAS words (MAS7: physical address bits 32..35). */
+static inline void e500_tlbwe(uint32_t mas0, uint32_t mas1, uint32_t mas2, uint32_t mas3,
+			      uint32_t mas7)
+{
+	mtspr(SPR_MAS0, mas0);
+	mtspr(SPR_MAS1, mas1);
+	mtspr(SPR_MAS2, mas2);
+	mtspr(SPR_MAS3, mas3);
+	mtspr(SPR_MAS7, mas7);
+	__asm__ volatile("isync; tlbwe; isync" ::: "memory");
+}
+
+/* start.S: what the loader left (LR_* offsets there). */
+struct e500_loader_regs {
+	uint32_t r1, r2, lr, msr, ivpr;
+	uint32_t r13_31[19];
+	uint32_t tcr, ivor[16];
+};
+extern struct e500_loader_regs loader_regs;
+void e500_return_to_loader(int status) __attribute__((noreturn));
+
+/* The state vectors.S saves (F_* offsets). */
+struct e500_frame {
+	uint32_t gpr[32];
+	uint32_t cr, lr, ctr, xer;
+	uint32_t srr0, srr1, dear, esr, vector;
+	uint32_t csrr0, csrr1, mcsrr0, mcsrr1, mcsr;
+	uint32_t pad[2];
+};
+
+/* fdt.c: what the device tree says, read once at entry. */
+struct e500_fdt_info {
+	uint64_t ram_base, ram_bytes;	/* /memory reg, first bank */
+	uint32_t cpu_hz, tb_hz;		/* /cpus/<cpu> clock-frequency, timebase-frequency */
+	uint64_t ccsr_pa;		/* /soc ranges: the CCSR block's physical base */
+	uint32_t uart_off;		/* its ns16550's reg, from the CCSR base */
+	uint32_t uart_hz;		/* its clock-frequency */
+	uint32_t gpio_off;		/* the power-off GPIO controller's reg, 0 none */
+	uint32_t guts_off;		/* the global utilities (RSTCR), 0 none */
+	uint32_t poweroff_pin;		/* gpio-poweroff's pin + 1, 0 none */
+	const char *bootargs;		/* /chosen bootargs, 0 none */
+	const char *model;
+};
+/* 0, or why the blob at fdt is not one we can read. */
+const char *e500_fdt_read(const void *fdt, struct e500_fdt_info *out);
+extern struct e500_fdt_info e500_fdt;
+extern const char *e500_fdt_source;	/* how we found it, for the banner */
+extern const char *e500_fdt_error;	/* 0, or why there is none */
+
+/* tlb.c: the boot translation (one TLB1 entry over RAM, one over the
+ * CCSR), set at entry; the loader's entries described for the banner. */
+void e500_boot_translation(uint64_t ram_bytes, uint64_t ccsr_pa);
+const char *e500_tlb_text(void);
+uint32_t e500_ram_mapped(void);		/* bytes the RAM entry maps */
+
+/* start.S calls these. */
+void e500_entry(uint32_t r3, uint32_t r4, uint32_t r5, uint32_t r6, uint32_t r7);
+void e500_exception(struct e500_frame *f);
+
+/* mmu.c: a TLB miss or storage interrupt a probe expected (1: resume);
+ * watchdog.c: the decrementer's interrupt. */
+int e500_mmu_fault(struct e500_frame *f);
+void e500_dec_interrupt(void);
+
+/* cpu.c: probe memory (below the loader's stack if it lies in RAM). */
+void e500_set_probe_mem(uint64_t ram_bytes);
+
+#endif /* __ASSEMBLY__ */
+#endif

@@ -1,0 +1,45 @@
+/*
+ * e500_walk_pass(base, pages, warm, &ticks): the walk the TLB description
+ * offers (mmu.h, struct mmu_tlb_info) for the tlb probes.  One load per
+ * 4K page from base, `pages` pages (at least 1), from registers only:
+ * `warm` uncounted passes, then the counted one, with no other code or
+ * data in between.  The DTLB miss counter is read just before and just
+ * after the loop; it lies in the image, which the boot translation's
+ * TLB1 entry maps, so neither read can miss.  Returns the misses; *ticks
+ * = timebase ticks of the loop.
+ */
+#include "e500.h"
+
+	.text
+	.balign	256			/* all of it on one page (< 256 bytes) */
+	.globl	e500_walk_pass, e500_walk_loop, e500_walk_loop_end
+e500_walk_pass:
+	cmpwi	r5, 0			/* warm passes? */
+	beq	2f
+1:	mtctr	r4			/* a warm pass: pages ... */
+	mr	r9, r3			/* ... from base */
+3:	lwz	r0, 0(r9)		/* one load ... */
+	addi	r9, r9, 4096		/* ... per 4K page */
+	bdnz	3b
+	addic.	r5, r5, -1		/* another warm pass? */
+	bne	1b
+2:	lis	r8, mmu_count@ha	/* the counters */
+	addi	r8, r8, mmu_count@l
+	lwz	r9, MMU_DTLB_OFF(r8)	/* dtlb_misses before */
+	mtctr	r4			/* pages */
+	mftb	r10			/* start */
+e500_walk_loop:
+1:	lwz	r0, 0(r3)		/* one load ... */
+	addi	r3, r3, 4096		/* ... per 4K page */
+	bdnz	1b
+e500_walk_loop_end:
+	mftb	r11			/* end */
+	lwz	r12, MMU_DTLB_OFF(r8)	/* dtlb_misses after */
+	subf	r11, r10, r11		/* ticks of the loop */
+	stw	r11, 0(r6)
+	subf	r3, r9, r12		/* misses in the pass */
+	blr
+e500_walk_end:
+	.if	e500_walk_end - e500_walk_pass > 256
+	.error	"the walk no longer fits its 256-byte alignment"
+	.endif
