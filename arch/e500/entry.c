@@ -27,12 +27,17 @@ void arch_return_to_loader(int status)
 }
 
 /* go's argv: fdt=<address> gives the device tree (U-Boot's go passes none:
- * the boot script adds fdt=${fdtcontroladdr}). */
+ * the boot script adds fdt=${fdtcontroladdr}).  Hex, as U-Boot prints its
+ * variables (7a8de80) or with 0x; anything else gives no address. */
 static const void *fdt_from_argv(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++)
-		if (!strncmp(argv[i], "fdt=", 4))
-			return (const void *)strtoul(argv[i] + 4, 0, 0);
+	for (int i = 1; i < argc; i++) {
+		char *end;
+		if (strncmp(argv[i], "fdt=", 4))
+			continue;
+		unsigned long a = strtoul(argv[i] + 4, &end, 16);
+		return *end || end == argv[i] + 4 ? 0 : (const void *)a;
+	}
 	return 0;
 }
 

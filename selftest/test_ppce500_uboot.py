@@ -1,0 +1,156 @@
+"""BOARD=ppce500 booted by a real PowerPC U-Boot: Debian's qemu-ppce500
+U-Boot (u-boot-qemu) on QEMU -M ppce500, its serial line on a pty that
+tools/console --uboot drives.  At its prompt (its bootcmd has no distro
+boot): DHCP, the board's boot script over QEMU's TFTP, which loads
+mmubench.uimg and bootm's it with U-Boot's device tree; and go of the raw
+binary with fdt=.  U-Boot's own lines, then mmubench's, then the status;
+and the failures: no device tree for go, a truncated image."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from conftest import LOGCHECK, TOP, parse
+
+UBOOT = "/usr/lib/u-boot/qemu-ppce500/uboot.elf"
+CONSOLE = os.path.join(TOP, "build", "tools", "console")
+BOOTARGS = "quick exit=qemu"
+SCRIPT = "dhcp; tftp 0x01000000 boot.scr.uimg; source 0x01000000"
+GO = "dhcp; tftp 0x00400000 mmubench.bin; go 0x00400000 {fdt}" + BOOTARGS
+
+
+def need(tool, package):
+    if not shutil.which(tool):
+        pytest.skip(f"{tool} missing (Debian package {package})")
+
+
+def make_netdir(netdir):
+    need("mkimage", "u-boot-tools")
+    need("qemu-system-ppc", "qemu-system-ppc")
+    if not os.path.exists(UBOOT):
+        pytest.skip(f"{UBOOT} missing (Debian package u-boot-qemu)")
+    subprocess.run(["make", "-s", "-C", TOP, "BOARD=ppce500", f"NETDIR={netdir}",
+                    f"BOOTARGS={BOOTARGS}", "netboot"], check=True, capture_output=True, timeout=300)
+    subprocess.run(["make", "-s", "-C", TOP, "tools"], check=True, capture_output=True, timeout=300)
+    return netdir
+
+
+@pytest.fixture(scope="module")
+def netdir(tmp_path_factory):
+    return make_netdir(tmp_path_factory.mktemp("tftp"))
+
+
+def uboot_run(tmp_path, netdir, cmds, timeout=60):
+    """QEMU ppce500 with U-Boot, stopped (-S) until console has the pty
+    open; console types cmds.  Returns (console's status, its messages,
+    the log, QEMU's exit status: None if it did not end within 10 s of
+    console)."""
+    q = subprocess.Popen(["qemu-system-ppc", "-M", "ppce500", "-cpu", "e500v2", "-m", "128",
+                          "-bios", UBOOT, "-no-reboot", "-display", "none", "-S", "-qmp", "stdio",
+                          "-monitor", "none", "-chardev", "pty,id=s0", "-serial", "chardev:s0",
+                          "-netdev", f"user,id=n0,tftp={netdir}", "-device", "e1000,netdev=n0"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        line = q.stdout.readline()      # QEMU 7.2 names the pty on stdout
+        m = re.search(r"char device redirected to (/dev/pts/\d+)", line)
+        assert m, line
+        q.stdin.write(json.dumps({"execute": "qmp_capabilities"}) + "\n")
+        q.stdin.flush()
+        c = subprocess.Popen([CONSOLE, "--quiet", "--timeout", str(timeout), "--log",
+                              str(tmp_path / "console.log"), "--uboot", cmds, m.group(1)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.5)
+        q.stdin.write(json.dumps({"execute": "cont"}) + "\n")
+        q.stdin.flush()
+        _, err = c.communicate(timeout=timeout + 20)
+        try:
+            qemu_rc = q.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            qemu_rc = None
+    finally:
+        q.kill()
+        q.wait()
+    log = (tmp_path / "console.log").read_text(errors="replace").replace("\r", "")
+    return c.returncode, err, log, qemu_rc
+
+
+def check_pass(rc, err, log, qemu_rc, entered):
+    """A complete, intact, passing quick run entered as said, after U-Boot's
+    lines; exit=qemu powered QEMU off."""
+    assert rc == 0, f"console exit {rc}: {err}\n{log}"
+    assert "console: intact:" in err, err
+    uboot = log.index("U-Boot 2023.01")
+    ktap = log.index("KTAP version 1")
+    status = log.index("# mmubench status: pass")
+    assert uboot < log.index("DHCP client bound") < ktap < status, log
+    assert f"entered by {entered}" in log, log
+    assert "device tree: from " in log and "ram: 128 MiB (the device tree's /memory reg)" in log
+    run = parse(log[ktap:])
+    assert run.status() == "pass"
+    assert len(run.results) == run.planned() and run.planned() >= 10, run.results
+    assert run.results["boot.real"] == "ok" and run.results["tlbwalk.real"] == "ok"
+    p = subprocess.run([LOGCHECK, "/dev/stdin"], input=log[ktap:], capture_output=True, text=True,
+                       timeout=30)
+    assert p.returncode == 0, p.stderr
+    assert qemu_rc == 0, f"QEMU did not power off after exit=qemu (status {qemu_rc})"
+
+
+def test_bootm_through_the_boot_script(netdir, tmp_path):
+    """DHCP, the board's boot script over TFTP, which loads mmubench.uimg
+    (U-Boot checks its CRC) and bootm's it with U-Boot's device tree in r3."""
+    rc, err, log, qemu_rc = uboot_run(tmp_path, netdir, SCRIPT)
+    assert "Filename 'boot.scr.uimg'" in log and "Filename 'mmubench.uimg'" in log, log
+    assert "Image Type:   PowerPC Linux Kernel Image (uncompressed)" in log, log
+    assert "Verifying Checksum ... OK" in log and "Booting using the fdt blob" in log, log
+    check_pass(rc, err, log, qemu_rc, "ePAPR: r3 = device tree")
+    os.makedirs(os.path.join(TOP, "build", "logs"), exist_ok=True)
+    shutil.copy(tmp_path / "console.log", os.path.join(TOP, "build", "logs", "ppce500-uboot.log"))
+
+
+def test_go_of_the_raw_binary(netdir, tmp_path):
+    """go of mmubench.bin with fdt=${fdtcontroladdr}: argc/argv in r3/r4."""
+    rc, err, log, qemu_rc = uboot_run(tmp_path, netdir, GO.format(fdt="fdt=${fdtcontroladdr} "))
+    assert "## Starting application at 0x00400000" in log, log
+    check_pass(rc, err, log, qemu_rc, "U-Boot go (r3 = argc, r4 = argv)")
+    assert "device tree: from the boot argument fdt= (U-Boot go)" in log
+
+
+def test_go_without_a_device_tree_fails_with_the_reason(netdir, tmp_path):
+    """go passes no device tree: the run says so (through QEMU ppce500's
+    fixed UART) and fails; nothing is measured from a guess."""
+    rc, err, log, _ = uboot_run(tmp_path, netdir, GO.format(fdt=""))
+    assert rc == 1, f"console exit {rc}: {err}\n{log}"
+    assert "# run aborted: no device tree was passed" in log, log
+    assert parse(log[log.index("KTAP version 1"):]).status() == "fail"
+
+
+def test_truncated_image_is_refused_by_bootm(tmp_path):
+    """A uImage cut short: U-Boot's bootm finds the bad data CRC and the
+    script says the image was not started."""
+    netdir = make_netdir(tmp_path / "tftp")
+    data = (netdir / "mmubench.uimg").read_bytes()
+    (netdir / "mmubench.uimg").write_bytes(data[:len(data) - 4096])
+    rc, err, log, _ = uboot_run(tmp_path, netdir, SCRIPT, timeout=30)
+    assert rc != 0, f"console exit {rc}: {err}\n{log}"
+    assert "Bad Data CRC" in log, log
+    assert "mmubench: bootm refused mmubench.uimg: not started" in log, log
+    assert "KTAP version 1" not in log
+
+
+def test_boot_script(netdir):
+    """build/ppce500/boot.scr.uimg: a PowerPC script image, no comments,
+    loading mmubench.uimg at U-Boot's loadaddr and bootm'ing it with the
+    device tree."""
+    info = subprocess.run(["mkimage", "-l", str(netdir / "boot.scr.uimg")],
+                          capture_output=True, text=True, timeout=30).stdout
+    assert "Image Type:   PowerPC Linux Script (uncompressed)" in info, info
+    text = (netdir / "boot.scr.cmd").read_text()
+    assert not re.search(r"^\s*#", text, re.M), text
+    assert f"setenv bootargs {BOOTARGS}" in text
+    assert "tftpboot 0x02000000 mmubench.uimg" in text
+    assert "bootm 0x02000000 - ${fdtcontroladdr}" in text
