@@ -64,6 +64,7 @@ enum mmu_switch { MMU_SWITCH_UNTAGGED, MMU_SWITCH_TAGGED, MMU_SWITCH_EMULATED };
 struct mmu_tlb_info {
 	enum mmu_refill refill;		/* SOFTWARE: every miss counted by our handler */
 	unsigned entries;		/* data TLB entries, 0 unknown */
+	unsigned ways;			/* >1: set-associative (the e500's TLB0); 0 fully */
 	unsigned pinned;		/* of them held by pinned entries ... */
 	uintptr_t pinned_end;		/* ... mapping [0, pinned_end) */
 	uint32_t page_sizes;		/* bit n: 2^n-byte pages in the default mapping */

@@ -332,7 +332,7 @@ static const char *no_claim(struct probe_ctx *ctx, const struct mmu_tlb_info *tl
  * With round robin over the unpinned slots, a cyclic walk of P pages stays
  * resident iff P plus the pages the loop's own code touches fit the
  * unpinned slots (else each load evicts the page needed next). */
-static int claim_levels(struct probe_ctx *ctx, struct sweep *s)
+static int claim_levels(struct probe_ctx *ctx, struct sweep *s, unsigned ways)
 {
 	int64_t counted = -1;
 
@@ -341,6 +341,21 @@ static int claim_levels(struct probe_ctx *ctx, struct sweep *s)
 			counted = i + 1 < s->n ? (int64_t)s->pt[i].pages : -2;
 			break;
 		}
+	/* Set-associative (the e500's TLB0): past `counted` pages only the
+	 * sets holding ways + 1 of them miss, so time rises gradually until
+	 * every set does, at counted + counted / ways pages.  A step by time
+	 * in between is that TLB's; the counters give its entries exactly. */
+	if (ways > 1 && counted > 0 && s->levels) {
+		uint32_t t = s->entries[s->levels - 1];
+		if (t >= counted && t <= counted + counted / ways) {
+			if (t != counted && ctx->rep == 0)
+				probe_diag(ctx, "tlb", "the step by time at %lu pages lies in the %u-way "
+					   "TLB's transition (%ld to %ld pages): %ld entries, as counted",
+					   (unsigned long)t, ways, (long)counted,
+					   (long)(counted + counted / ways), (long)counted);
+			s->entries[s->levels - 1] = counted;
+		}
+	}
 	if (counted != -1 && (counted == -2 ? s->levels != 0 :
 			      !s->levels || s->entries[s->levels - 1] != counted))
 		return probe_fail(ctx, "curve and counters disagree: step after %ld pages by "
@@ -439,7 +454,7 @@ static int tlb_run(struct probe_ctx *ctx)
 	sample_curve(ctx, &s);
 	if (why)
 		probe_diag(ctx, "tlb", "no TLB level claimed: %s", why);
-	else if (claim_levels(ctx, &s) == RESULT_FAIL)
+	else if (claim_levels(ctx, &s, tlb->ways) == RESULT_FAIL)
 		return RESULT_FAIL;
 	return large_sweep(ctx, tlb, s.max_pages, why);
 }

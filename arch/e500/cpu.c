@@ -77,9 +77,16 @@ void arch_describe_cpu(void)
  * read at entry. */
 void e500_set_probe_mem(uint64_t ram_bytes)
 {
+	/* Above the 4 MiB TLB1 entry that pins the image in the translated
+	 * modes (mmu.c): mappings there cannot change. */
+	uintptr_t start = (((uintptr_t)__image_start >> 22) + 1) << 22;
+
+	if (start < (uintptr_t)__free_ram_start)
+		start = (uintptr_t)__free_ram_start;
 	snprintf(probe_mem_note, sizeof(probe_mem_note),
-		 "to the end of RAM: no way back to the loader, so none of its memory is kept");
-	mem_set_free_ram((uintptr_t)__free_ram_start, ram_bytes);
+		 "past the image's 4 MiB pin to the end of RAM: no way back to the loader, so none "
+		 "of its memory is kept");
+	mem_set_free_ram(start, ram_bytes);
 }
 
 void arch_report_measurements(void)

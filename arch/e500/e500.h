@@ -71,6 +71,7 @@
 #define MAS3_UR		0x02
 #define TSIZE_4K	1
 #define TSIZE_1M	5
+#define TSIZE_4M	6
 #define TSIZE_16M	7
 #define TSIZE_64M	8
 #define TSIZE_256M	9
@@ -107,12 +108,41 @@
 /* TLB1 entries of the boot translation (tlb.c): RAM 1:1, the CCSR. */
 #define ESEL_RAM	0
 #define ESEL_CCSR	1
+#define ESEL_PINS	2	/* the translated modes' pinned entries from here */
+#define ESEL_AS1	15	/* RAM 1:1 in address space 1: 'physical' access */
 #define ESEL_TEMP	15	/* the AS1 stepping stone while the others change */
 
-/* struct mmu_counters (mmu.h) offsets, for vectors.S and walk.S
- * (exceptions.c asserts them). */
-#define MMU_ITLB_OFF	0
-#define MMU_DTLB_OFF	4
+/* The MMU state block just below the page directory (vectors.S): the
+ * struct mmu_counters (mmu.h) and the large-page victim words.  Offsets
+ * from the directory, which SPRG3 holds; exceptions.c asserts them. */
+#define MMU_STATE_BYTES	64
+#define MMU_ITLB_OFF	(-64)	/* mmu_count.itlb_misses */
+#define MMU_DTLB_OFF	(-60)	/* mmu_count.dtlb_misses */
+#define MMU_WRITES_OFF	(-48)	/* mmu_count.tlb_writes */
+#define MMU_KITLB_OFF	(-40)	/* mmu_count.kernel_itlb_misses */
+#define MMU_KDTLB_OFF	(-36)	/* mmu_count.kernel_dtlb_misses */
+#define MMU_RRNEXT_OFF	(-32)	/* the next TLB1 victim for a large page */
+#define MMU_RRFIRST_OFF	(-28)	/* the first TLB1 entry not pinned */
+
+/* A PTE (and a directory leaf): the physical page, then MAS3's permission
+ * bits as they are (SR is "present": every mapping is readable), MAS2's
+ * WIMGE shifted up by 6, and in a directory word PTE_LEAF: a large page
+ * mapped 1:1, its TSIZE at bits 12-15.  0: no mapping.  A directory word
+ * without PTE_LEAF is a 4K table's address. */
+#define PTE_SR		0x001
+#define PTE_UR		0x002
+#define PTE_SW		0x004
+#define PTE_UW		0x008
+#define PTE_SX		0x010
+#define PTE_UX		0x020
+#define PTE_WIMGE_SHIFT	6
+#define PTE_LEAF	0x800
+#define PTE_TSIZE_SHIFT	12
+/* TLB0's geometry, as the miss handlers pick its victims (mmu.c checks
+ * TLB0CFG): 512 entries, 4 ways, the set from EPN's low 7 bits. */
+#define TLB0_SETS	128
+#define TLB0_WAYS	4
+#define WINDOW_SLOT	0x300	/* MMU_SPACE_BASE >> 22: the user window's directory word */
 
 /* struct e500_frame, for vectors.S; exceptions.c asserts them. */
 #define F_GPR	0
@@ -213,6 +243,15 @@ void e500_exception(struct e500_frame *f);
  * watchdog.c: the decrementer's interrupt. */
 int e500_mmu_fault(struct e500_frame *f);
 void e500_dec_interrupt(void);
+
+/* args.c: the boot arguments of the MMU modes. */
+struct e500_opts {
+	unsigned long pins;		/* pins=: 16M TLB1 entries in mode pinned */
+	unsigned lpsize;		/* lpsize=: TSIZE of mode largepte */
+};
+extern struct e500_opts e500_opt;
+extern unsigned e500_ram_tsize;		/* tlb.c: the boot RAM entry's TSIZE */
+void e500_mmu_init(void);		/* mmu.c, from arch_init */
 
 /* cpu.c: probe memory (below the loader's stack if it lies in RAM). */
 void e500_set_probe_mem(uint64_t ram_bytes);

@@ -17,8 +17,12 @@ FRAME_AT(xer, F_XER); FRAME_AT(srr0, F_SRR0); FRAME_AT(srr1, F_SRR1); FRAME_AT(d
 FRAME_AT(esr, F_ESR); FRAME_AT(vector, F_VEC); FRAME_AT(csrr0, F_CSRR0); FRAME_AT(csrr1, F_CSRR1);
 FRAME_AT(mcsrr0, F_MCSRR0); FRAME_AT(mcsrr1, F_MCSRR1); FRAME_AT(mcsr, F_MCSR);
 _Static_assert(sizeof(struct e500_frame) <= F_SIZE && F_SIZE % 16 == 0, "frame size");
-_Static_assert(offsetof(struct mmu_counters, itlb_misses) == MMU_ITLB_OFF, "itlb_misses");
-_Static_assert(offsetof(struct mmu_counters, dtlb_misses) == MMU_DTLB_OFF, "dtlb_misses");
+#define COUNTER_AT(field, off) _Static_assert(offsetof(struct mmu_counters, field) - \
+					      MMU_STATE_BYTES == (unsigned)(off), #field)
+COUNTER_AT(itlb_misses, MMU_ITLB_OFF); COUNTER_AT(dtlb_misses, MMU_DTLB_OFF);
+COUNTER_AT(tlb_writes, MMU_WRITES_OFF);
+COUNTER_AT(kernel_itlb_misses, MMU_KITLB_OFF); COUNTER_AT(kernel_dtlb_misses, MMU_KDTLB_OFF);
+_Static_assert(sizeof(struct mmu_counters) <= MMU_STATE_BYTES + MMU_RRNEXT_OFF, "state block");
 
 extern char e500_ivor0[], e500_ivor1[], e500_ivor2[], e500_ivor3[], e500_ivor4[], e500_ivor5[],
 	e500_ivor6[], e500_ivor7[], e500_ivor8[], e500_ivor9[], e500_ivor10[], e500_ivor11[],
@@ -135,6 +139,7 @@ void arch_init(struct boot_info *bi)
 #undef IVOR
 	mtspr(SPR_ESR, 0);
 	__asm__ volatile("isync");
+	e500_mmu_init();
 }
 
 /* ---- crash= ---- */

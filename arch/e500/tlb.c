@@ -9,11 +9,12 @@
 #include <string.h>
 #include "e500.h"
 
-void e500_tlb_switch(uint32_t ram_mas1, uint32_t ccsr_mas1, uint32_t ccsr_mas2, uint32_t ccsr_mas3,
+uint32_t e500_tlb_switch(uint32_t ram_mas1, uint32_t ccsr_mas1, uint32_t ccsr_mas2, uint32_t ccsr_mas3,
 		     uint32_t ccsr_mas7);
 
-static char text[200];
+static char text[320];
 static uint32_t ram_mapped;
+unsigned e500_ram_tsize;
 
 uint32_t e500_ram_mapped(void) { return ram_mapped; }
 const char *e500_tlb_text(void) { return text; }
@@ -41,16 +42,23 @@ void e500_boot_translation(uint64_t ram_bytes, uint64_t ccsr_pa)
 		s++;
 	ram_mapped = 1024u << (2 * s);
 	describe_loader();
-	e500_tlb_switch(MAS1_V | MAS1_IPROT | MAS1_TSIZE(s),
+	uint32_t temp = e500_tlb_switch(MAS1_V | MAS1_IPROT | MAS1_TSIZE(s),
 			MAS1_V | MAS1_IPROT | MAS1_TSIZE(TSIZE_1M),
 			E500_CCSR_VA | MAS2_I | MAS2_G,
 			((uint32_t)ccsr_pa & 0xfffff000u) | MAS3_SR | MAS3_SW,
 			(uint32_t)(ccsr_pa >> 32));
+	/* RAM 1:1 in address space 1 for good (IPROT): MSR[DS] = 1 is our
+	 * "physical" access in every mode (selfcheck.c, mmu.c). */
+	e500_tlbwe(MAS0_TLBSEL1 | MAS0_ESEL(ESEL_AS1), MAS1_V | MAS1_IPROT | MAS1_TS | MAS1_TSIZE(s), 0,
+		   MAS3_SX | MAS3_SW | MAS3_SR, 0);
+	if (temp != ESEL_AS1)
+		e500_tlbwe(MAS0_TLBSEL1 | MAS0_ESEL(temp), 0, 0, 0, 0);
+	e500_ram_tsize = s;
 	mtspr(SPR_PID, 0);
 	__asm__ volatile("isync");
 	snprintf(text + strlen(text), sizeof(text) - strlen(text),
 		 "TLB1[%d] RAM 0x00000000-0x%08lx 1:1 (one %lu MiB entry) and TLB1[%d] the CCSR at "
-		 "0x%08lx (physical 0x%llx, I|G), both IPROT", ESEL_RAM, (unsigned long)ram_mapped - 1,
+		 "0x%08lx (physical 0x%llx, I|G), both IPROT; TLB1[%d] RAM 1:1 in address space 1", ESEL_RAM, (unsigned long)ram_mapped - 1,
 		 (unsigned long)ram_mapped >> 20, ESEL_CCSR, (unsigned long)E500_CCSR_VA,
-		 (unsigned long long)ccsr_pa);
+		 (unsigned long long)ccsr_pa, ESEL_AS1);
 }

@@ -1,5 +1,6 @@
 /*
  * e500_tlb_switch(ram_mas1, ccsr_mas1, ccsr_mas2, ccsr_mas3, ccsr_mas7):
+ * returns the ESEL of its AS1 stepping stone.
  * from the loader's TLB to the boot translation, registers only (the
  * loader's entries that map our data and stack go away on the way).
  * Book-E has no real mode, so the entry we run in cannot simply be
@@ -14,7 +15,8 @@
  *     rfi to the next instruction with MSR[IS,DS] = 1.
  *  4. In AS1: cur invalid, then ESEL_RAM (RAM 1:1, TS=0, IPROT) and
  *     ESEL_CCSR (the SoC's registers, I|G, IPROT) written.
- *  5. rfi back to AS0; the stepping stone invalid.
+ *  5. rfi back to AS0; the stepping stone's ESEL returned (tlb.c keeps
+ *     an AS1 RAM entry at ESEL_AS1 for 'physical' access).
  * RAM entries: EPN 0, RPN 0, supervisor read/write/execute, M clear.
  */
 #include "e500.h"
@@ -118,13 +120,6 @@ e500_tlb_switch:
 	addi	r10, r10, 16
 	mtspr	SPR_SRR0, r10
 	rfi
-	lis	r10, MAS0_TLBSEL1@h
-	rlwimi	r10, r9, 16, 12, 15
-	mtspr	SPR_MAS0, r10
-	li	r0, 0
-	mtspr	SPR_MAS1, r0
-	isync
-	tlbwe
-	isync
+	mr	r3, r9			/* the stepping stone's ESEL: tlb.c keeps it or moves it */
 	mtlr	r8			/* the caller's LR back */
 	blr

@@ -26,21 +26,117 @@ e500_ivor##n:								\
 	li	r11, n;		/* which IVOR */			\
 	b	exc_common	/* save all, call C */
 
-/* A TLB miss stub: the miss counted in mmu_count (no mode here has a
- * page table to refill from, so every miss is also a fault: the common
- * path).  IVORs may point anywhere in IVPR's 64 KiB: no 16-byte limit. */
-#define COUNTED_STUB(n, off)						\
+/*
+ * The TLB miss handlers, for DTLB (address in DEAR) and ITLB (address in
+ * SRR0).  On a miss the e500 has already filled the MAS registers for the
+ * entry to write (MAS4's defaults, set by mmu.c): MAS1 = valid, TID =
+ * PID, 4K, MAS2 = the page's EPN; MAS0 = TLB0 and the CPU's next victim
+ * way, which we replace by our own: round robin in each set (QEMU's is
+ * one counter over all sets, so that pages 128 apart evict each other and
+ * a cyclic walk of 256 pages never stays: measured).  The
+ * handler walks the page table (SPRG3 = directory, 1024 words, one per
+ * 4 MiB; e500.h "A PTE"), counts the miss (and a kernel one: any address
+ * outside the user window, whose entries also get TID 0, shared by every
+ * space), adds RPN and permissions (MAS3), WIMGE (MAS2) and writes TLB0.
+ * A directory leaf is a large page mapped 1:1: written into TLB1 at the
+ * next unpinned entry, round robin.  No PTE: the slow path, into C (a page
+ * fault).  The handlers, their state and the tables are in TLB1 entries
+ * that never miss (mmu.c pins them): Book-E takes interrupts translated.
+ * A kernel 4K miss runs straight from the vector to the rfi (the count in
+ * mmu.c's tlb_info); the leaf and fault paths lie after it.
+ */
+#define MISS_HANDLER(n, addr_spr, count_off, kcount_off, x)		\
 	.balign	16;							\
-	.globl	e500_ivor##n;						\
+	.globl	e500_ivor##n, e500_##x##tlb_rfi;			\
 e500_ivor##n:								\
 	mtspr	SPR_SPRG0, r10;	/* free r10 */				\
 	mtspr	SPR_SPRG1, r11;	/* free r11 */				\
-	lis	r10, mmu_count@ha;	/* the counters */			\
-	addi	r10, r10, mmu_count@l;					\
-	lwz	r11, off(r10);	/* count this miss */			\
-	addi	r11, r11, 1;						\
-	stw	r11, off(r10);						\
-	li	r11, n;		/* which IVOR */			\
+	mtspr	SPR_SPRG2, r12;	/* free r12 */				\
+	mtspr	SPR_SPRG4, r9;	/* free r9 */				\
+	mfcr	r12;		/* CR, put back at the end */		\
+	mfspr	r10, addr_spr;	/* the address that missed */		\
+	mfspr	r11, SPR_SPRG3;	/* the directory; counters below it */	\
+	lwz	r9, count_off(r11);	/* count this miss */		\
+	addi	r9, r9, 1;						\
+	stw	r9, count_off(r11);					\
+	srwi	r9, r10, 22;	/* its 4 MiB region */			\
+	cmplwi	r9, WINDOW_SLOT;	/* the user window? */		\
+	beq-	1f;		/* yes: TID = PID as the CPU set it */	\
+	lwz	r9, kcount_off(r11);	/* a kernel page's miss */	\
+	addi	r9, r9, 1;						\
+	stw	r9, kcount_off(r11);					\
+	mfspr	r9, SPR_MAS1;						\
+	rlwinm	r9, r9, 0, 16, 7;	/* TID 0: shared by every space */ \
+	mtspr	SPR_MAS1, r9;						\
+1:	rlwimi	r11, r10, 12, 20, 29;	/* &directory[addr >> 22] */	\
+	lwz	r11, 0(r11);	/* directory word */			\
+	andi.	r9, r11, PTE_LEAF;	/* a large page? */		\
+	bne-	x##leaf;						\
+	rlwimi	r11, r10, 22, 20, 29;	/* &table[(addr >> 12) & 1023] */ \
+	lwz	r11, 0(r11);	/* the PTE */				\
+	andi.	r9, r11, PTE_SR;	/* present? */			\
+	beq-	x##fault;	/* no: page fault, slow path */		\
+	mfspr	r9, SPR_MAS2;	/* EPN as the CPU set it ... */		\
+	rlwimi	r9, r11, 32 - PTE_WIMGE_SHIFT, 27, 31;	/* ... | WIMGE */ \
+	mtspr	SPR_MAS2, r9;						\
+	rlwinm	r9, r11, 0, 0, 19;	/* RPN ... */			\
+	rlwimi	r9, r11, 0, 26, 31;	/* ... | permissions */		\
+	mtspr	SPR_MAS3, r9;						\
+	li	r9, 0;							\
+	mtspr	SPR_MAS7, r9;	/* RPN bits 32-35: RAM is below 4 GiB */ \
+	rlwinm	r9, r10, 20, 25, 31;	/* the page's TLB0 set (of 128) */ \
+	lis	r11, e500_tlb0_victim@ha;	/* each set's next way */ \
+	addi	r11, r11, e500_tlb0_victim@l;				\
+	lbzx	r10, r11, r9;	/* this set's victim way ... */		\
+	add	r11, r11, r9;						\
+	addi	r9, r10, 1;	/* ... and the next, round robin */	\
+	andi.	r9, r9, TLB0_WAYS - 1;					\
+	stb	r9, 0(r11);						\
+	slwi	r10, r10, 16;	/* MAS0: TLB0, ESEL = that way */	\
+	mtspr	SPR_MAS0, r10;						\
+	tlbwe;			/* TLB0 */				\
+x##done:								\
+	mfspr	r11, SPR_SPRG3;						\
+	lwz	r10, MMU_WRITES_OFF(r11);	/* count the TLB write */ \
+	addi	r10, r10, 1;						\
+	stw	r10, MMU_WRITES_OFF(r11);				\
+	mtcrf	0xff, r12;	/* CR back */				\
+	mfspr	r9, SPR_SPRG4;	/* r9 back */				\
+	mfspr	r12, SPR_SPRG2;	/* r12 back */				\
+	mfspr	r11, SPR_SPRG1;	/* r11 back */				\
+	mfspr	r10, SPR_SPRG0;	/* r10 back */				\
+e500_##x##tlb_rfi:							\
+	rfi;			/* retry the access */			\
+x##leaf:			/* r11 = the leaf; r10 free from here */ \
+	mfspr	r10, SPR_SPRG3;						\
+	lwz	r9, MMU_RRNEXT_OFF(r10);	/* the victim */	\
+	slwi	r9, r9, 16;	/* MAS0: TLB1, that ESEL */		\
+	oris	r9, r9, 0x1000;						\
+	mtspr	SPR_MAS0, r9;						\
+	rlwinm	r9, r9, 16, 28, 31;	/* the victim again ... */	\
+	addi	r9, r9, 1;	/* ... and the next: */			\
+	cmplwi	r9, ESEL_AS1;	/* below ESEL_AS1, */			\
+	blt+	2f;							\
+	lwz	r9, MMU_RRFIRST_OFF(r10);	/* or the first unpinned */ \
+2:	stw	r9, MMU_RRNEXT_OFF(r10);				\
+	rlwinm	r9, r11, 32 - 4, 20, 23;	/* TSIZE to MAS1's place */ \
+	oris	r9, r9, 0x8000;	/* V, TID 0, TS 0 */			\
+	mtspr	SPR_MAS1, r9;						\
+	rlwinm	r9, r11, 0, 0, 9;	/* EPN = RPN (1:1, 4M-aligned) */ \
+	rlwimi	r9, r11, 32 - PTE_WIMGE_SHIFT, 27, 31;	/* | WIMGE */	\
+	mtspr	SPR_MAS2, r9;						\
+	rlwinm	r9, r11, 0, 0, 9;	/* RPN ... */			\
+	rlwimi	r9, r11, 0, 26, 31;	/* ... | permissions */		\
+	mtspr	SPR_MAS3, r9;						\
+	li	r9, 0;							\
+	mtspr	SPR_MAS7, r9;						\
+	tlbwe;								\
+	b	x##done;						\
+x##fault:			/* CR, r9, r12 back; r10/r11 in SPRG0/1 */ \
+	mtcrf	0xff, r12;						\
+	mfspr	r9, SPR_SPRG4;						\
+	mfspr	r12, SPR_SPRG2;						\
+	li	r11, n;							\
 	b	exc_common
 
 	.section .vectors, "ax"
@@ -57,8 +153,8 @@ e500_ivor##n:								\
 	STUB(10)		/* decrementer: the watchdog */
 	STUB(11)		/* fixed interval timer */
 	STUB(12)		/* watchdog timer (critical) */
-	COUNTED_STUB(13, MMU_DTLB_OFF)	/* data TLB miss (DEAR, ESR[ST]) */
-	COUNTED_STUB(14, MMU_ITLB_OFF)	/* instruction TLB miss (SRR0) */
+	MISS_HANDLER(13, SPR_DEAR, MMU_DTLB_OFF, MMU_KDTLB_OFF, d)	/* data TLB miss (DEAR) */
+	MISS_HANDLER(14, SPR_SRR0, MMU_ITLB_OFF, MMU_KITLB_OFF, i)	/* instruction TLB miss (SRR0) */
 	STUB(15)		/* debug (critical on the e500v2) */
 	STUB(32)		/* SPE unavailable */
 	STUB(33)		/* SPE floating-point data */
@@ -182,6 +278,24 @@ mmu_probe_load_insn:
 mmu_probe_load_skip:
 	li	r3, 0			/* skipped: nothing loaded */
 	blr
+
+/*
+ * The MMU state block and the page directory, together so that one SPRG
+ * (SPRG3 = directory) reaches both: the counters (struct mmu_counters,
+ * mmu.h) and the large-page victim words lie just below the directory.
+ */
+	.section .bss.e500_mmu, "aw", @nobits
+	.align	12
+	.space	4096 - MMU_STATE_BYTES
+	.globl	mmu_count, e500_mmu_state, e500_pgd
+e500_mmu_state:
+mmu_count:
+	.space	MMU_STATE_BYTES
+e500_pgd:
+	.space	4096			/* the directory: 1024 words */
+	.globl	e500_tlb0_victim
+e500_tlb0_victim:
+	.space	TLB0_SETS		/* each TLB0 set's next victim way */
 
 	.section .bss.e500_exc_stack, "aw", @nobits
 	.align	4

@@ -25,7 +25,7 @@ e500_walk_pass:
 	bne	1b
 2:	lis	r8, mmu_count@ha	/* the counters */
 	addi	r8, r8, mmu_count@l
-	lwz	r9, MMU_DTLB_OFF(r8)	/* dtlb_misses before */
+	lwz	r9, MMU_STATE_BYTES + MMU_DTLB_OFF(r8)	/* dtlb_misses before */
 	mtctr	r4			/* pages */
 	mftb	r10			/* start */
 e500_walk_loop:
@@ -34,7 +34,7 @@ e500_walk_loop:
 	bdnz	1b
 e500_walk_loop_end:
 	mftb	r11			/* end */
-	lwz	r12, MMU_DTLB_OFF(r8)	/* dtlb_misses after */
+	lwz	r12, MMU_STATE_BYTES + MMU_DTLB_OFF(r8)	/* dtlb_misses after */
 	subf	r11, r10, r11		/* ticks of the loop */
 	stw	r11, 0(r6)
 	subf	r3, r9, r12		/* misses in the pass */
