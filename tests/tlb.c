@@ -310,8 +310,8 @@ static void sample_levels(struct probe_ctx *ctx, struct sweep *s, const char *pr
 static const char *no_claim(struct probe_ctx *ctx, const struct mmu_tlb_info *tlb)
 {
 	if (tlb->refill == MMU_REFILL_NONE)
-		return "no TLB refill in this mode (translation off, or one entry over all RAM): "
-		       "the curve is the baseline";
+		return "translation is off in this mode, or one TLB entry maps all RAM (Book-E's "
+		       "boot translation): no TLB in use or refilled, the curve is the baseline";
 	if (!strstr(probe_platform(), "emulated"))
 		return 0;
 	if (tlb->refill == MMU_REFILL_SOFTWARE && ctx->icount_shift >= 0)

@@ -30,7 +30,7 @@ static void describe_loader(void)
 		if (mfspr(SPR_MAS1) & MAS1_V)
 			valid++;
 	}
-	n = snprintf(text, sizeof(text), "the loader left %u valid TLB1 entries, replaced by ", valid);
+	n = snprintf(text, sizeof(text), "the loader's %u valid TLB1 entries replaced by ", valid);
 	(void)n;
 }
 
@@ -57,8 +57,8 @@ void e500_boot_translation(uint64_t ram_bytes, uint64_t ccsr_pa)
 	mtspr(SPR_PID, 0);
 	__asm__ volatile("isync");
 	snprintf(text + strlen(text), sizeof(text) - strlen(text),
-		 "TLB1[%d] RAM 0x00000000-0x%08lx 1:1 (one %lu MiB entry) and TLB1[%d] the CCSR at "
-		 "0x%08lx (physical 0x%llx, I|G), both IPROT; TLB1[%d] RAM 1:1 in address space 1", ESEL_RAM, (unsigned long)ram_mapped - 1,
+		 "TLB1[%d] RAM 0-0x%08lx 1:1 (one %lu MiB entry), TLB1[%d] the CCSR at 0x%08lx "
+		 "(physical 0x%llx, I|G), TLB1[%d] RAM in AS1", ESEL_RAM, (unsigned long)ram_mapped - 1,
 		 (unsigned long)ram_mapped >> 20, ESEL_CCSR, (unsigned long)E500_CCSR_VA,
 		 (unsigned long long)ccsr_pa, ESEL_AS1);
 }
