@@ -318,7 +318,7 @@ help:
 	@echo 'usage: make [target] [VARIABLE=value]...'
 	@echo 'Targets:'
 	@echo '  all (default)   every board: build/<board>/mmubench.{elf,bin,uimg}, boot.scr.uimg'
-	@echo '  walnut ref405ep pc sandbox   one board (the same as BOARD=<name>)'
+	@echo '  walnut ref405ep pc ppce500 sandbox   one board (the same as BOARD=<name>)'
 	@echo '  tools           host programs: build/tools/{logcheck,console,mmuguess,pagechase,mmureport,cpuiddecode}'
 	@echo '  fuzz            libFuzzer targets: build/fuzz/{fuzz_report,fuzz_args} (clang)'
 	@echo '  shims           the tests'"'"' stand-ins (selftest/shims/): build/shims/{ppc405-loader.elf,ppc405-clocks-host,i386-tsc-host}'
@@ -337,4 +337,4 @@ help:
 	@echo '  V=1             show the commands'
 
 clean:
-	rm -rf $(BUILD)/walnut $(BUILD)/ref405ep $(BUILD)/pc $(BUILD)/sandbox $(BUILD)/tools $(BUILD)/fuzz $(BUILD)/shims $(BUILD)/report
+	rm -rf $(BUILD)/walnut $(BUILD)/ref405ep $(BUILD)/pc $(BUILD)/ppce500 $(BUILD)/sandbox $(BUILD)/tools $(BUILD)/fuzz $(BUILD)/shims $(BUILD)/report
