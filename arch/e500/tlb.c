@@ -22,7 +22,7 @@ const char *e500_tlb_text(void) { return text; }
 /* The loader's valid TLB1 entries, for the banner. */
 static void describe_loader(void)
 {
-	unsigned valid = 0, n = 0;
+	unsigned valid = 0;
 
 	for (unsigned i = 0; i < 16; i++) {
 		mtspr(SPR_MAS0, MAS0_TLBSEL1 | MAS0_ESEL(i));
@@ -30,8 +30,7 @@ static void describe_loader(void)
 		if (mfspr(SPR_MAS1) & MAS1_V)
 			valid++;
 	}
-	n = snprintf(text, sizeof(text), "the loader's %u valid TLB1 entries replaced by ", valid);
-	(void)n;
+	snprintf(text, sizeof(text), "the loader's %u valid TLB1 entries replaced by ", valid);
 }
 
 void e500_boot_translation(uint64_t ram_bytes, uint64_t ccsr_pa)
