@@ -9,10 +9,14 @@
  * that either resumes (something a probe expected) or prints a register
  * dump and ends the run.
  *
- * Interrupts keep translation (MSR[IS,DS] = 0: address space 0, where the
- * boot translation maps RAM 1:1), so the handlers run at their link
- * addresses.  SPRG use: SPRG0/1 = r10/r11 of any vector; SPRG6/7 =
- * vector number and CR in the common path.
+ * Interrupts keep translation (MSR[IS,DS] = 0: address space 0), so the
+ * handlers run at their link addresses, mapped by the boot translation or,
+ * in the translated modes, by the TLB1 entries mmu.c pins over the image
+ * and the tables: nothing here or in the common path can miss before the
+ * state is saved.  The TLB miss vectors hold the fast path themselves.
+ * SPRG use: SPRG0/1 = r10/r11 of any vector; SPRG2/4 = r12/r9 of the miss
+ * handlers; SPRG3 = the page directory (the state block lies below it);
+ * SPRG6/7 = vector number and CR in the common path.
  */
 #include "e500.h"
 
