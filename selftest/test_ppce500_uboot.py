@@ -8,9 +8,11 @@ and the failures: no device tree for go, a truncated image."""
 import json
 import os
 import re
+import select
 import shutil
 import subprocess
 import time
+import tty
 
 import pytest
 
@@ -44,11 +46,38 @@ def netdir(tmp_path_factory):
     return make_netdir(tmp_path_factory.mktemp("tftp"))
 
 
-def uboot_run(tmp_path, netdir, cmds, timeout=60):
+def type_after(pty, command, timeout=15):
+    """At U-Boot's prompt on the pty (ctrl-C asks for a fresh one: it may
+    have come before we look; an empty line would repeat go), type command (a character at a time:
+    QEMU's UART holds 16); return everything read until the prompt after
+    it, within timeout."""
+    fd = os.open(pty, os.O_RDWR | os.O_NOCTTY)
+    out, typed, end = b"", False, time.monotonic() + timeout
+    try:
+        tty.setraw(fd)
+        time.sleep(1)           # the image's return and U-Boot's "rc =" line
+        os.write(fd, b"\x03")
+        while time.monotonic() < end:
+            if select.select([fd], [], [], 0.2)[0]:
+                out += os.read(fd, 4096)
+            if not typed and out.endswith(b"=> "):
+                for ch in command.encode() + b"\r":
+                    os.write(fd, bytes([ch]))
+                    time.sleep(0.01)
+                typed, mark = True, len(out)
+            elif typed and out[mark:].count(b"=> ") >= 2:    # its echo's, then the next
+                break
+    finally:
+        os.close(fd)
+    return out.decode(errors="replace").replace("\r", "")
+
+
+def uboot_run(tmp_path, netdir, cmds, timeout=60, after=None):
     """QEMU ppce500 with U-Boot, stopped (-S) until console has the pty
-    open; console types cmds.  Returns (console's status, its messages,
-    the log, QEMU's exit status: None if it did not end within 10 s of
-    console)."""
+    open; console types cmds; then `after` is typed (type_after) if given.
+    Returns (console's status, its messages, the log, QEMU's exit status:
+    None if it did not end within 10 s of console; or with `after`, what
+    U-Boot answered)."""
     q = subprocess.Popen(["qemu-system-ppc", "-M", "ppce500", "-cpu", "e500v2", "-m", "128",
                           "-bios", UBOOT, "-no-reboot", "-display", "none", "-S", "-qmp", "stdio",
                           "-monitor", "none", "-chardev", "pty,id=s0", "-serial", "chardev:s0",
@@ -68,10 +97,13 @@ def uboot_run(tmp_path, netdir, cmds, timeout=60):
         q.stdin.write(json.dumps({"execute": "cont"}) + "\n")
         q.stdin.flush()
         _, err = c.communicate(timeout=timeout + 20)
-        try:
-            qemu_rc = q.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            qemu_rc = None
+        if after:
+            qemu_rc = type_after(m.group(1), after)
+        else:
+            try:
+                qemu_rc = q.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                qemu_rc = None
     finally:
         q.kill()
         q.wait()
@@ -118,6 +150,20 @@ def test_go_of_the_raw_binary(netdir, tmp_path):
     assert "## Starting application at 0x00400000" in log, log
     check_pass(rc, err, log, qemu_rc, "U-Boot go (r3 = argc, r4 = argv)")
     assert "device tree: from the boot argument fdt= (U-Boot go)" in log
+
+
+def test_go_and_exit_return_back_to_uboot(netdir, tmp_path):
+    """exit=return after go: U-Boot's TLB1, vectors, timer and registers
+    back; go prints the status as its return code and U-Boot's prompt,
+    network and timer work on (a TFTP transfer after it)."""
+    cmds = GO.format(fdt="fdt=${fdtcontroladdr} ").replace("exit=qemu", "exit=return")
+    rc, err, log, answer = uboot_run(tmp_path, netdir, cmds,
+                                     after="tftp 0x01000000 boot.scr.uimg")
+    assert rc == 0, f"console exit {rc}: {err}\n{log}"
+    assert "# mmubench status: pass" in log and "exit=return" in log, log
+    assert "## Application terminated, rc = 0x0" in log + answer, log + answer
+    assert "=> tftp 0x01000000 boot.scr.uimg" in answer, answer
+    assert re.search(r"Bytes transferred = \d+", answer), answer
 
 
 def test_go_without_a_device_tree_fails_with_the_reason(netdir, tmp_path):

@@ -196,8 +196,10 @@ static inline void e500_tlbwe(uint32_t mas0, uint32_t mas1, uint32_t mas2, uint3
 struct e500_loader_regs {
 	uint32_t r1, r2, lr, msr, ivpr;
 	uint32_t r13_31[19];
-	uint32_t tcr, ivor[16];
+	uint32_t tcr, ivor[16];		/* start.S: up to tcr; entry.c: the rest */
+	uint32_t ivor32[4], pid;
 };
+#define LOADER_REGS_BYTES 184		/* start.S's LR_BYTES */
 extern struct e500_loader_regs loader_regs;
 void e500_return_to_loader(int status) __attribute__((noreturn));
 
@@ -228,6 +230,12 @@ const char *e500_fdt_read(const void *fdt, struct e500_fdt_info *out);
 extern struct e500_fdt_info e500_fdt;
 extern const char *e500_fdt_source;	/* how we found it, for the banner */
 extern const char *e500_fdt_error;	/* 0, or why there is none */
+
+/* tlb.c: the loader's TLB1 as read at entry (return.S's records). */
+struct e500_tlb1_entry { uint32_t mas1, mas2, mas3, mas7; };
+extern struct e500_tlb1_entry e500_loader_tlb1[16];
+void e500_loader_return(int status, unsigned esel, const struct e500_tlb1_entry *entries)
+	__attribute__((noreturn));
 
 /* tlb.c: the boot translation (one TLB1 entry over RAM, one over the
  * CCSR), set at entry; the loader's entries described for the banner. */

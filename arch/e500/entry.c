@@ -7,6 +7,7 @@
 #include "arch.h"
 #include "boot_info.h"
 #include "e500.h"
+#include "report.h"
 
 #define EPAPR_MAGIC	0x45504150u	/* "EPAP": r6 of an ePAPR entry (r3 = device tree) */
 #define MAX_GO_ARGC	64		/* an argc is small; a pointer is not */
@@ -14,16 +15,67 @@
 const char *e500_fdt_source;
 const char *e500_fdt_error;		/* why there is no device tree (board_init reports it) */
 static char cmdline[1024];
+static int entered_by_go;
 
-int arch_can_return(void)
+_Static_assert(sizeof(struct e500_loader_regs) == LOADER_REGS_BYTES, "start.S LR_BYTES");
+
+/* The loader's interrupt vectors and PID, before arch_init sets ours. */
+static void keep_loader_vectors(void)
 {
-	return 0;	/* the loader's TLB1 entries are gone: no way back to it */
+	struct e500_loader_regs *l = &loader_regs;
+#define KEEP(i) l->ivor[i] = mfspr(SPR_IVOR0 + i)
+	KEEP(0); KEEP(1); KEEP(2); KEEP(3); KEEP(4); KEEP(5); KEEP(6); KEEP(7);
+	KEEP(8); KEEP(9); KEEP(10); KEEP(11); KEEP(12); KEEP(13); KEEP(14); KEEP(15);
+#undef KEEP
+	l->ivor32[0] = mfspr(SPR_IVOR32), l->ivor32[1] = mfspr(SPR_IVOR32 + 1);
+	l->ivor32[2] = mfspr(SPR_IVOR32 + 2), l->ivor32[3] = mfspr(SPR_IVOR32 + 3);
+	l->pid = mfspr(SPR_PID);
 }
 
+static void give_back_vectors(void)
+{
+	const struct e500_loader_regs *l = &loader_regs;
+#define GIVE(i) mtspr(SPR_IVOR0 + i, l->ivor[i])
+	GIVE(0); GIVE(1); GIVE(2); GIVE(3); GIVE(4); GIVE(5); GIVE(6); GIVE(7);
+	GIVE(8); GIVE(9); GIVE(10); GIVE(11); GIVE(12); GIVE(13); GIVE(14); GIVE(15);
+#undef GIVE
+	mtspr(SPR_IVOR32, l->ivor32[0]);
+	mtspr(SPR_IVOR32 + 1, l->ivor32[1]);
+	mtspr(SPR_IVOR32 + 2, l->ivor32[2]);
+	mtspr(SPR_IVOR32 + 3, l->ivor32[3]);
+	mtspr(SPR_IVPR, l->ivpr);
+	mtspr(SPR_PID, l->pid);
+}
+
+/* Only after go: bootm's and QEMU's entries have no caller to go back to. */
+int arch_can_return(void)
+{
+	return entered_by_go;
+}
+
+/* Back to U-Boot's go: its vectors, PID and timer, then its TLB1 and
+ * registers (return.S), stepping over on a TLB1 entry it left invalid
+ * that maps RAM in address space 1 (ESEL_AS1's, or a copy of it). */
 void arch_return_to_loader(int status)
 {
-	(void)status;
-	arch_halt();
+	unsigned f = ESEL_AS1;
+
+	mtmsr(mfmsr() & ~(MSR_EE | MSR_CE | MSR_DE));
+	while (f > ESEL_PINS && (e500_loader_tlb1[f].mas1 & MAS1_V))
+		f--;		/* the highest entry the loader left invalid */
+	if (e500_loader_tlb1[f].mas1 & MAS1_V) {
+		report_diag("exit=return: the loader left no TLB1 entry free to step over on: halting");
+		arch_halt();
+	}
+	if (f != ESEL_AS1)	/* our AS1 RAM entry, copied where the loader has none */
+		e500_tlbwe(MAS0_TLBSEL1 | MAS0_ESEL(f), MAS1_V | MAS1_TS | MAS1_TSIZE(e500_ram_tsize), 0,
+			   MAS3_SX | MAS3_SW | MAS3_SR, 0);
+	give_back_vectors();
+	mtspr(SPR_TSR, TSR_WIS | TSR_DIS | TSR_FIS);
+	mtspr(SPR_TCR, loader_regs.tcr);
+	if (loader_regs.tcr & TCR_DIE)
+		mtspr(SPR_DEC, 1);	/* its tick handler reloads it at once */
+	e500_loader_return(status, f, e500_loader_tlb1);
 }
 
 /* go's argv: fdt=<address> gives the device tree (U-Boot's go passes none:
@@ -48,6 +100,7 @@ void e500_entry(uint32_t r3, uint32_t r4, uint32_t r5, uint32_t r6, uint32_t r7)
 
 	(void)r5;
 	bi->entry_ticks = arch_ticks();
+	keep_loader_vectors();
 	if (r6 == EPAPR_MAGIC) {
 		bi->entry = ENTRY_UBOOT_BOOTM;
 		bi->entry_name = "ePAPR: r3 = device tree, r6 = ePAPR magic (QEMU's own boot, "
@@ -57,6 +110,7 @@ void e500_entry(uint32_t r3, uint32_t r4, uint32_t r5, uint32_t r6, uint32_t r7)
 		(void)r7;	/* the initial mapping's size: we make our own */
 	} else if (r3 <= MAX_GO_ARGC) {
 		bi->entry = ENTRY_UBOOT_GO;
+		entered_by_go = 1;
 		bi->entry_name = "U-Boot go (r3 = argc, r4 = argv)";
 		bi->argc = r3;
 		bi->argv = (char **)r4;

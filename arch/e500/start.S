@@ -16,7 +16,7 @@
 #define LR_IVPR		16
 #define LR_R13		20	/* r13..r31: 19 words */
 #define LR_TCR		96
-#define LR_BYTES	164
+#define LR_BYTES	184	/* sizeof(struct e500_loader_regs), asserted in entry.c */
 
 	.section .text.entry, "ax"
 	.globl	_start

@@ -19,16 +19,21 @@ unsigned e500_ram_tsize;
 uint32_t e500_ram_mapped(void) { return ram_mapped; }
 const char *e500_tlb_text(void) { return text; }
 
-/* The loader's valid TLB1 entries, for the banner. */
+struct e500_tlb1_entry e500_loader_tlb1[16];
+
+/* The loader's TLB1 entries, kept for exit=return; their count for the
+ * banner. */
 static void describe_loader(void)
 {
 	unsigned valid = 0;
 
 	for (unsigned i = 0; i < 16; i++) {
+		struct e500_tlb1_entry *e = &e500_loader_tlb1[i];
 		mtspr(SPR_MAS0, MAS0_TLBSEL1 | MAS0_ESEL(i));
 		__asm__ volatile("isync; tlbre; isync" ::: "memory");
-		if (mfspr(SPR_MAS1) & MAS1_V)
-			valid++;
+		e->mas1 = mfspr(SPR_MAS1), e->mas2 = mfspr(SPR_MAS2);
+		e->mas3 = mfspr(SPR_MAS3), e->mas7 = mfspr(SPR_MAS7);
+		valid += !!(e->mas1 & MAS1_V);
 	}
 	snprintf(text, sizeof(text), "the loader's %u valid TLB1 entries replaced by ", valid);
 }
