@@ -58,8 +58,11 @@ def test_set_associative_tlb0(pages, normal):
     assert run.value("tlbwalk.normal.dtlb_misses_per_pass") == normal
     assert run.value("tlbwalk.pinned.dtlb_misses_per_pass") == normal
     assert run.value("tlbwalk.largepte.dtlb_misses_per_pass") == 0
-    assert run.value("tlbwalk.normal.instructions_per_miss") == \
-        run.value("mmu.normal.dtlb_miss_path")
+    # From the pass's time: the 400 MHz timebase ticks every 2.5 ns (one
+    # -icount instruction is 1 ns), so the start and end reads may lose up
+    # to 5 instructions over the pass; printed to 0.01.
+    per_miss = run.value("tlbwalk.normal.instructions_per_miss")
+    assert abs(per_miss - run.value("mmu.normal.dtlb_miss_path")) <= 5 / normal + 0.01, per_miss
 
 
 def test_two_icount_runs_identical():
