@@ -72,7 +72,12 @@ def test_two_icount_runs_identical():
     a = run_qemu("ppce500", "probes=tlbwalk,tlb,demand", "modes=all", "quick", timeout=300)
     b = run_qemu("ppce500", "probes=tlbwalk,tlb,demand", "modes=all", "quick", timeout=300)
     assert a.status() == "pass", a.log
-    assert a.log == b.log
+    # The image's output; QEMU's own stderr is in the same stream, and its
+    # "icount sleep disabled and no active timers" after the last line
+    # comes in some runs only.
+    def image(run):
+        return [l for l in run.log.splitlines() if not l.startswith("qemu-system-ppc: ")]
+    assert image(a) == image(b)
 
 
 def test_ram_and_clocks_from_the_device_tree():
