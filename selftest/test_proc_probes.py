@@ -2,7 +2,8 @@
 under -icount, where time counts instructions and every count is exact:
 each runs in every mode of ref405ep; the kernel-page TLB misses of the
 null calls after a user working set are ordered by how the mode maps the
-kernel (normal > largepte >= pinned), and so is the call's time; a fork
+kernel (normal > largepte >= pinned), and so is the call's time, and so
+are one fork's, one exec's and one mapping's; a fork
 whose child writes W pages takes exactly W copy-on-write faults in the
 translated modes; two runs count the same.  On pc each result is a pass
 or a SKIP with the reason processes are missing, and no kernel-page count
@@ -43,6 +44,11 @@ def test_kernel_misses_ordered_by_how_the_kernel_is_mapped(ref405ep):
 
     assert misses("normal") > misses("largepte") >= misses("pinned"), [
         misses(m) for m in ("normal", "largepte", "pinned")]
+    # Per operation too: one fork, one fork + exec, one mapping.
+    for probe in ("fork", "exec", "mmap"):
+        op = [sum(run.value("%s.%s.%s_kernel_%s_misses" % (probe, mode, probe, k))
+                  for k in ("dtlb", "itlb")) for mode in ("normal", "largepte", "pinned")]
+        assert op[0] > op[1] >= op[2], (probe, op)
     assert (run.value("trap.normal.pressed_call_ns") > run.value("trap.largepte.pressed_call_ns")
             >= run.value("trap.pinned.pressed_call_ns"))
     # Untranslated: no TLB, so nothing is counted (absent, not 0).
