@@ -62,6 +62,28 @@ const struct table report_table_defs[] = {
 		{ "Prot", "Fault", "demand", "lat_sig_prot_ns", 8, 1 },
 		{ "Sig", "hndl", "demand", "lat_sig_catch_ns", 8, 1 },
 	} },
+	/* The process probes (tests/trap.c ...): a board's processes, or under
+	 * an OS LMbench's methods (getppid, fork, fork+execve, sh -c, mmap). */
+	{ "Processes in microseconds - smaller is better (trap, fork, exec, mmap)", {
+		{ "Null", "call", "trap", "null_call_ns", 8, 1 },
+		{ "Pressed", "call", "trap", "pressed_call_ns", 8, 1 },
+		{ "Fork", "proc", "fork", "fork_us", 9 },
+		{ "Exec", "proc", "exec", "exec_us", 9 },
+		{ "Sh", "proc", "exec", "sh_us", 9 },
+		{ "Mmap", "latency", "mmap", "mmap_us", 9 },
+	} },
+	/* Where the miss handler tells kernel pages (the 405): what a pinned or
+	 * large-page kernel saves, per operation (the calls: 64 of them). */
+	{ "Kernel-page TLB misses (trap: 64 pressed calls; fork, exec, mmap: one each)", {
+		{ "Calls", "DTLB", "trap", "pressed_kernel_dtlb_misses", 7 },
+		{ "Calls", "ITLB", "trap", "pressed_kernel_itlb_misses", 7 },
+		{ "Fork", "DTLB", "fork", "fork_kernel_dtlb_misses", 7 },
+		{ "Fork", "ITLB", "fork", "fork_kernel_itlb_misses", 7 },
+		{ "Exec", "DTLB", "exec", "exec_kernel_dtlb_misses", 7 },
+		{ "Exec", "ITLB", "exec", "exec_kernel_itlb_misses", 7 },
+		{ "Mmap", "DTLB", "mmap", "mmap_kernel_dtlb_misses", 7 },
+		{ "Mmap", "ITLB", "mmap", "mmap_kernel_itlb_misses", 7 },
+	} },
 	/* What a switch was, per row: the TLB description's kind (tagged: the
 	 * 405's PID; untagged: a CR3 load; process: an OS's process switch,
 	 * lat_ctx's ring). */

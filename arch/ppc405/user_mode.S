@@ -37,13 +37,19 @@ ppc405_user_enter:
 	stw	r7, ppc405_user_kmsr@l(r6)	/* ... for the way back */
 	ori	r7, r7, MSR_PR		/* the same with problem state: IR/DR as the
 					 * mode has them (off in real), EE as now */
-	mtsrr0	r3			/* where user mode starts */
+	lis	r6, user_zeros@ha	/* no kernel value into user mode: */
+	addi	r6, r6, user_zeros@l
+	lmw	r8, 0(r6)		/* r8..r31 = 0, before SRR0/1 are set: a
+					 * TLB miss on user_zeros overwrites them */
+	wrteei	0			/* nor may an interrupt come in between
+					 * (SRR1 = r7 gives EE back) */
+	b	1f			/* to the block below */
+	.balignl 64, 0x60000000		/* (nops) mtsrr0 .. rfi in one 64-byte
+					 * block: no ITLB miss between them */
+1:	mtsrr0	r3			/* where user mode starts */
 	mtsrr1	r7			/* the MSR it runs with */
 	mr	r1, r4			/* its stack */
 	mr	r3, r5			/* its argument */
-	lis	r6, user_zeros@ha	/* no kernel value into user mode: */
-	addi	r6, r6, user_zeros@l
-	lmw	r8, 0(r6)		/* r8..r31 = 0 */
 	li	r0, 0			/* and r0, r2, r4..r7 */
 	li	r2, 0
 	li	r4, 0
