@@ -45,6 +45,8 @@ struct multiboot_mmap {
 #define CR4_PAE		0x00000020u
 #define CR4_PGE		0x00000080u
 #define CR4_OSFXSR	0x00000200u
+#define CR4_SMEP	0x00100000u	/* no kernel fetch from user pages */
+#define CR4_SMAP	0x00200000u	/* no kernel access to user pages unless EFLAGS.AC */
 #define EFLAGS_AC	0x00040000u
 #define MSR_EFER	0xc0000080u
 #define EFER_NXE	0x00000800u

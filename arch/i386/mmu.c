@@ -201,6 +201,9 @@ static int enter(const struct mmu_mode *m)
 	/* Switch: paging off (it is), CR4, EFER.NXE, CR3, then PG and WP;
 	 * PGE only once paging is on (SDM Vol. 3A 2.5, CR4.PGE). */
 	cr4 = read_cr4() & ~(CR4_PSE | CR4_PAE | CR4_PGE);
+	/* SMAP/SMEP off should a loader have left them on: the kernel writes
+	 * user pages through the window (boot/proc.c) without STAC. */
+	cr4 &= ~(CR4_SMAP | CR4_SMEP);
 	if (f->pae)
 		cr4 |= CR4_PAE;		/* PAE has 2M pages without PSE */
 	else if (f->large)
