@@ -25,6 +25,11 @@ _Static_assert(offsetof(struct proc_job, write) == JOB_WRITE, "write");
 _Static_assert(offsetof(struct proc_job, calls) == JOB_CALLS, "calls");
 _Static_assert(offsetof(struct proc_job, sum) == JOB_SUM, "sum");
 
+/* Inside user_enter: a fault from ring 3 ends it with -1 (exceptions.c).
+ * One at a time (ring3.S keeps one kernel frame): the null-call hook must
+ * not enter user mode.  The watchdog's longjmp out of ring 3 leaves it
+ * set, which only the next fault from ring 3 reads, and only user_enter
+ * (or crash=align, in a run with no probes) makes ring 3. */
 int i386_user_active;
 void (*i386_user_null_call)(void);	/* ring3.S calls it for USER_CALL_NULL */
 
