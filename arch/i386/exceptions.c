@@ -283,6 +283,6 @@ void arch_crash(const char *kind)
 	} else if (!strcmp(kind, "fetch")) {
 		mmu_crash(1);	/* #PF: a call into a page just unmapped */
 	} else if (!strcmp(kind, "user")) {
-		i386_crash_user();	/* #PF from ring 3: a load nothing maps (user.c) */
+		i386_crash_user();	/* #PF from ring 3: a load from a kernel page (user.c) */
 	}
 }

@@ -17,7 +17,9 @@
  * Tables come from the core's pool (boot/mmu.c).  An address space has its
  * own root (a directory; or a PDPT and the directory of the top GiB) that
  * shares the kernel part's tables, and its own window table; switching
- * loads CR3, which keeps only global entries.
+ * loads CR3, which keeps only global entries.  Every paging mode sets
+ * CR0.WP (the kernel honours read-only too: copy-on-write); user pages
+ * (MMU_USER, user.c's ring 3) are U/S leaves, 4K pages in every mode.
  *
  * Here: the formats, entering and leaving them, flushes, spaces, the
  * figures, #PF; the entries themselves are pagetable.c's.
