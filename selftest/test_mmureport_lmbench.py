@@ -233,7 +233,7 @@ def test_seed_beside_ref405ep():
         assert all(c == "" for r in t[title][9:] for c in r[2]), title
     assert all(c == "" for r in t["Memory latencies"][9:] for c in r[2][1:])
     notes = out[out.index("\nRows:"):].replace("\n  ", " ")
-    assert "is not Mmap Latency" in notes and "is not ctxsw" in notes and "not Page Fault" in notes
+    assert "are not Mmap Latency" in notes and "is not ctxsw" in notes and "not Page Fault" in notes
 
 
 def ratios(out):
@@ -359,7 +359,7 @@ def test_the_table_reads_back_as_it_was(tmp_path):
     assert again[:again.index("\nRows:")] == out[:out.index("\nRows:")]
 
 
-# ---- the process probes: null call, fork proc, exec proc, Mmap Latency ----
+# ---- the process probes: null call, fork proc, exec proc (not Mmap Latency) ----
 
 def sealed_log(body):
     """A log as the image seals it (doc/result-format.md): every line's
@@ -416,7 +416,8 @@ def test_process_figures_fill_null_call_fork_exec_mmap(tmp_path):
     for mode, (null, fork, exec_, mmap) in PROC_FIGURES.items():
         assert ours[mode] == ["", num(null, 4), "", "", "", "", "", "", num(fork, 4),
                               num(exec_, 4), ""], (mode, ours[mode])
-        assert fv[mode] == [""] * 4 + [num(mmap, 7), "", ""], (mode, fv[mode])
+        # mmap writes every page, lat_mmap a byte per 16 KiB of the first tenth
+        assert fv[mode] == [""] * 7, (mode, fv[mode])
     notes = out[out.index("\nRows:"):].replace("\n  ", " ")
     assert "null call (trap:" in notes and "a board's sh proc: no shell" in notes
     # --compare: normal/pinned beside nopintlb/2pintlb, column by column
@@ -427,14 +428,13 @@ def test_process_figures_fill_null_call_fork_exec_mmap(tmp_path):
     assert r[("Processor, Processes", "fork proc")] == ("%.3f" % (2100.5 / 1700), "%.3f" % (2075 / 1706))
     assert r[("Processor, Processes", "exec proc")] == ("%.3f" % (9150.25 / 8000),
                                                         "%.3f" % (9109 / 8070))
-    assert r[("File & VM system latencies", "Mmap Latency")] == ("%.3f" % (530.75 / 410.5),
-                                                                 "%.3f" % (519 / 412))
+    assert r[("File & VM system latencies", "Mmap Latency")] == ("", "%.3f" % (519 / 412))
 
 
 def test_sandbox_process_figures_by_lmbench_methods(tmp_path):
     """getppid, fork+_exit+wait, fork+execve+wait (of hello, and of sh -c
-    hello) and a file's mmap fill null call, fork proc, exec proc, sh proc
-    and Mmap Latency, in us."""
+    hello) fill null call, fork proc, exec proc and sh proc, in us; the
+    file's mmap (every page written) is not Mmap Latency."""
     subprocess.run(["make", "-s", "-C", TOP, "BOARD=sandbox"], check=True, timeout=300)
     p = subprocess.run([SANDBOX, "probes=trap,fork,exec,mmap", "modes=4k", "quick"],
                        capture_output=True, text=True, timeout=120)
@@ -448,4 +448,4 @@ def test_sandbox_process_figures_by_lmbench_methods(tmp_path):
     assert proc == ["", num(m["trap.4k.null_call_ns"] / 1000, 4)] + [""] * 6 + [
         num(m["fork.4k.fork_us"], 4), num(m["exec.4k.exec_us"], 4), num(m["exec.4k.sh_us"], 4)]
     (_, _, fv), = t["File & VM system latencies"]
-    assert fv == [""] * 4 + [num(m["mmap.4k.mmap_us"], 7), "", ""]
+    assert fv == [""] * 7 and m["mmap.4k.mmap_us"] > 0

@@ -106,7 +106,6 @@ static const struct source {
 	{ LMB_CTX, 5, "aspace", "16p_16k_ns", 1000, PROCESS },
 	{ LMB_CTX, 6, "aspace", "16p_64k_ns", 1000, PROCESS },
 	{ LMB_LAT, 0, "aspace", "2p_0k_ns", 1000, PROCESS },	/* LMbench repeats it there */
-	{ LMB_FILEVM, 4, "mmap", "mmap_us", 1, ANY },		/* map, write, unmap */
 	{ LMB_FILEVM, 5, "demand", "lat_sig_prot_ns", 1000, ANY },	/* lat_sig prot */
 	{ LMB_FILEVM, 6, "demand", "lat_pagefault_ns", 1000, ANY },	/* lat_pagefault */
 	{ LMB_BW, 5, "bw_mem", "cp_libc_mbs", 1, ANY },		/* bw_mem bcopy, beyond the caches */
@@ -262,8 +261,7 @@ static void print_notes(FILE *f, const struct lmb_table *t, const struct report 
 		"fork_writes page writes, its exit; fork()+_exit+wait under an\n  OS); exec proc "
 		"(exec: that fork, an exec of a 64 KiB image, its run and exit; fork+execve+wait\n"
 		"  of a static program under an OS); sh proc (exec's sh_us: the same through /bin/sh -c, "
-		"under an OS\n  only); Mmap Latency (mmap: mmap_kb mapped, every page "
-		"written, unmapped;\n  LMbench 2 writes a byte per 16 KiB of the first tenth); sig hndl, "
+		"under an OS\n  only); sig hndl, "
 		"Prot Fault, Page Fault (demand's\n  lat_sig catch, lat_sig prot, lat_pagefault: LMbench's "
 		"methods under an OS, the sandbox); ctxsw\n  (aspace where it switched processes, lat_ctx's "
 		"ring: the sandbox); Bcopy (libc), Bcopy (hand), Mem\n  read, Mem write (bw_mem beyond "
@@ -271,7 +269,7 @@ static void print_notes(FILE *f, const struct lmb_table *t, const struct report 
 		"Left blank on purpose (mmureport's own tables have them): a board's demand and "
 		"protect faults\n  (an exception into mmubench's hook: no kernel, no signal to a user "
 		"handler) are not Page Fault or\n  Prot Fault; remap_batch (16 pages, no file, no "
-		"system call) is not Mmap Latency; a board's aspace\n  (an address-space switch, no "
+		"system call) and mmap (every page of mmap_kb written) are\n  not Mmap Latency (LMbench 2 writes a byte per 16 KiB of the first tenth); a board's aspace\n  (an address-space switch, no "
 		"scheduler) is not ctxsw; lat_mem's L1/L2/memory are levels of its\n  random chase, "
 		"LMbench's the stride-128 chase at 1 KiB, 128 KiB and 8 MiB (a log does not say\n"
 		"  lat_mem's stride); a board's sh proc: no shell.\n");
