@@ -48,19 +48,3 @@ void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
 	bi->tick_hz_source = source;
 }
 
-/* 16 or 32 dependent adds (each needs the last one's result) per bdnz
- * iteration: one per cycle on an in-order core. */
-#define ADD4	"add %0, %0, %2\n\tadd %0, %0, %2\n\tadd %0, %0, %2\n\tadd %0, %0, %2\n\t"
-uint64_t arch_add_chain_ticks(uint32_t iters, int wide)
-{
-	uint32_t x = 1;
-	uint64_t t0 = arch_ticks();
-
-	if (wide)
-		__asm__ volatile("mtctr %1\n1:\t" ADD4 ADD4 ADD4 ADD4 ADD4 ADD4 ADD4 ADD4 "bdnz 1b"
-				 : "+r"(x) : "r"(iters), "r"(3) : "ctr");
-	else
-		__asm__ volatile("mtctr %1\n1:\t" ADD4 ADD4 ADD4 ADD4 "bdnz 1b"
-				 : "+r"(x) : "r"(iters), "r"(3) : "ctr");
-	return arch_ticks() - t0;
-}
