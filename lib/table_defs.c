@@ -70,7 +70,7 @@ const struct table report_table_defs[] = {
 		{ "Fork", "proc", "fork", "fork_us", 9 },
 		{ "Exec", "proc", "exec", "exec_us", 9 },
 		{ "Sh", "proc", "exec", "sh_us", 9 },
-		{ "Mmap", "latency", "mmap", "mmap_us", 9 },
+		{ "Mmap all", "pages", "mmap", "mmap_us", 9 },
 	} },
 	/* Where the miss handler tells kernel pages (the 405): what a pinned or
 	 * large-page kernel saves, per operation (the calls: 64 of them). */
