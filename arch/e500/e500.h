@@ -107,6 +107,10 @@
 
 /* TLB1 entries of the boot translation (tlb.c): RAM 1:1, the CCSR. */
 #define ESEL_RAM	0
+/* The boot RAM entry's rights: supervisor and user rwx, so that mode real
+ * (the boot translation) has a problem state, as unprotected as the 405's
+ * with translation off (tlbswitch.S writes the same bits). */
+#define E500_BOOT_RAM_MAS3	(MAS3_SX | MAS3_SW | MAS3_SR | MAS3_UX | MAS3_UW | MAS3_UR)
 #define ESEL_CCSR	1
 #define ESEL_PINS	2	/* the translated modes' pinned entries from here */
 #define ESEL_AS1	15	/* RAM 1:1 in address space 1: 'physical' access */
@@ -143,6 +147,17 @@
 #define TLB0_SETS	128
 #define TLB0_WAYS	4
 #define WINDOW_SLOT	0x300	/* MMU_SPACE_BASE >> 22: the user window's directory word */
+
+/* struct proc_job (include/proc.h), for user_mode.S; user.c asserts them. */
+#define J_ROUNDS	0
+#define J_BASE		4
+#define J_PAGES		8
+#define J_WRITE		12
+#define J_CALLS		16
+#define J_SUM		20
+/* USER_CALL_NULL/EXIT (include/user.h), for user_mode.S (user.c asserts). */
+#define E500_CALL_NULL	0
+#define E500_CALL_EXIT	1
 
 /* struct e500_frame, for vectors.S; exceptions.c asserts them. */
 #define F_GPR	0
@@ -260,6 +275,12 @@ struct e500_opts {
 extern struct e500_opts e500_opt;
 extern unsigned e500_ram_tsize;		/* tlb.c: the boot RAM entry's TSIZE */
 void e500_mmu_init(void);		/* mmu.c, from arch_init */
+
+/* user.c, user_mode.S: user mode (include/user.h).  e500_user_ksp: the
+ * kernel r1 while user code runs, else 0. */
+extern uint32_t e500_user_ksp, e500_user_kmsr;
+void e500_user_null_call(void);
+void e500_user_return(int rc) __attribute__((noreturn));
 
 /* cpu.c: probe memory (below the loader's stack if it lies in RAM). */
 void e500_set_probe_mem(uint64_t ram_bytes);

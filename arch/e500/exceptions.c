@@ -95,6 +95,30 @@ static void dump(const struct e500_frame *f)
 	report_diag("%s", line);
 }
 
+static int critical(uint32_t v) { return v == 0 || v == 1 || v == 12 || v == 15; }
+
+/* An exception taken in problem state (user_mode.S), on the kernel stack:
+ * the system call (r0: USER_CALL_*), a fault the hook handles (resume user
+ * mode), or the end of user mode: a register dump, user_enter returns -1. */
+static void user_exception(struct e500_frame *f)
+{
+	if (f->vector == 8 && f->gpr[0] == E500_CALL_NULL) {
+		e500_user_null_call();
+		return;			/* on after the sc (SRR0 is past it) */
+	}
+	if (f->vector == 8 && f->gpr[0] == E500_CALL_EXIT)
+		e500_user_return(0);
+	if (f->vector != 8 && e500_mmu_fault(f))
+		return;			/* handled: retry in user mode */
+	dump(f);
+	if (f->vector == 8)
+		report_diag("user mode: unknown system call %lu (r0)", (unsigned long)f->gpr[0]);
+	report_diag("user mode ended by an unexpected %s at 0x%08lx (MSR[PR] = 1): user_enter "
+		    "returns -1", vector_name(f->vector), (unsigned long)f->srr0);
+	mtspr(SPR_ESR, 0);
+	e500_user_return(-1);
+}
+
 /* vectors.S's common path calls this.  Returning means: restore and go on. */
 void e500_exception(struct e500_frame *f)
 {
@@ -105,6 +129,10 @@ void e500_exception(struct e500_frame *f)
 
 	if (f->vector == 10 && !dumping) {
 		e500_dec_interrupt();	/* the watchdog: back to the run loop, or on */
+		return;
+	}
+	if (!dumping && !critical(f->vector) && (f->srr1 & MSR_PR) && e500_user_ksp) {
+		user_exception(f);	/* user mode: its calls and faults */
 		return;
 	}
 	if (!dumping && e500_mmu_fault(f))

@@ -20,6 +20,10 @@
  * TLB1 is rewritten from address space 1 (MSR[IS,DS] = 1, where
  * TLB1[ESEL_AS1] maps RAM), since the entries we run in change.
  *
+ * User mode (user.c) runs in AS 0 as the kernel does: the window's PTEs
+ * carry UR/UW/UX, everything else (the kernel's PTEs, large pages, the
+ * pins) only SR/SW/SX.  Mode real's boot entry has both, unprotected.
+ *
  * Address spaces: PID tags (8 bits).  The window's directory word points
  * at the current space's table; its TLB entries carry TID = PID, every
  * other entry TID 0 (the handlers clear it), so a switch is a PID write.
@@ -96,7 +100,7 @@ static void write_pins(int boot_entry)
 			e500_tlbwe(MAS0_TLBSEL1 | MAS0_ESEL(e), 0, 0, 0, 0);
 	if (boot_entry)
 		e500_tlbwe(MAS0_TLBSEL1 | MAS0_ESEL(ESEL_RAM), MAS1_V | MAS1_IPROT |
-			   MAS1_TSIZE(e500_ram_tsize), 0, MAS3_SX | MAS3_SW | MAS3_SR, 0);
+			   MAS1_TSIZE(e500_ram_tsize), 0, E500_BOOT_RAM_MAS3, 0);
 	for (unsigned i = 0; i < npins; i++) {
 		e500_tlbwe(MAS0_TLBSEL1 | MAS0_ESEL(ESEL_PINS + i),
 			   MAS1_V | MAS1_IPROT | MAS1_TSIZE(tsize_of(pins[i].size)), pins[i].base,

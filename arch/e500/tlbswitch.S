@@ -98,8 +98,9 @@ e500_tlb_switch:
 	li	r0, 0
 	mtspr	SPR_MAS2, r0
 	mtspr	SPR_MAS7, r0
-	li	r0, MAS3_SX | MAS3_SW | MAS3_SR
-	mtspr	SPR_MAS3, r0
+	li	r0, MAS3_SX | MAS3_SW | MAS3_SR | MAS3_UX | MAS3_UW | MAS3_UR
+	mtspr	SPR_MAS3, r0		/* supervisor and user rwx: mode real's user
+					 * mode runs here (user.c), unprotected */
 	isync
 	tlbwe
 	isync

@@ -1,27 +1,60 @@
-/* The e500's side of the user/kernel split (include/user.h): not written
- * yet.  boot/proc.c's probes then SKIP with this reason; user_enter
- * refuses after saying so.  (What it would take: MSR[PR] entry by rfi,
- * sc at IVOR8, the U* permission bits the PTEs already carry.) */
-#include "mmu_arch.h"
-#include "report.h"
+/* User mode on the e500 (include/user.h): problem state, MSR[PR] = 1, in
+ * address space 0 as the kernel runs: in the translated modes user pages
+ * carry MAS3's UR/UW/UX and the kernel's (its PTEs, the pinned TLB1
+ * entries, the large pages) only SR/SW/SX; in mode real, over the boot
+ * entry, both.  user_mode.S enters it and
+ * holds the user routine; the system call and user-mode faults arrive in
+ * exceptions.c (e500_user_exception), which calls the null-call hook here
+ * or leaves user mode. */
+#include <stddef.h>
+#include "e500.h"
 #include "user.h"
 
-static const char why[] = "user mode not yet implemented on e500";
+#define JOB_AT(field, off) _Static_assert(offsetof(struct proc_job, field) == off, #field)
+JOB_AT(rounds, J_ROUNDS); JOB_AT(touch_base, J_BASE); JOB_AT(touch_pages, J_PAGES);
+JOB_AT(write, J_WRITE); JOB_AT(calls, J_CALLS); JOB_AT(sum, J_SUM);
+_Static_assert(USER_CALL_NULL == E500_CALL_NULL && USER_CALL_EXIT == E500_CALL_EXIT,
+	       "call numbers");
 
+int e500_user_enter(uintptr_t entry, uintptr_t sp, uintptr_t arg);	/* user_mode.S */
+static void (*null_call)(void);
+
+/* Every mode: the translated ones' user pages carry UR/UW/UX (the kernel's
+ * only SR/SW/SX); mode real's boot entry over RAM has both (e500.h
+ * E500_BOOT_RAM_MAS3): problem state there, without protection. */
 const char *user_unavailable(const struct mmu_mode *m)
 {
 	(void)m;
-	return why;
+	return 0;
 }
 
+void user_set_null_call(void (*fn)(void)) { null_call = fn; }
+
+/* The routine was copied through the data cache: written back and the
+ * instruction cache's lines dropped (32-byte lines) before it runs. */
 int user_enter(uintptr_t entry, uintptr_t sp, uintptr_t arg)
 {
-	(void)entry, (void)sp, (void)arg;
-	report_diag("error: %s: user_enter refused", why);
-	return -1;
+	uint32_t end = entry + (user_code_end - user_code);
+
+	for (uint32_t a = entry & ~31u; a < end; a += 32)
+		__asm__ volatile("dcbst 0, %0" : : "r"(a) : "memory");
+	__asm__ volatile("msync");
+	for (uint32_t a = entry & ~31u; a < end; a += 32)
+		__asm__ volatile("icbi 0, %0" : : "r"(a) : "memory");
+	__asm__ volatile("msync; isync");
+	return e500_user_enter(entry, sp, arg);
 }
 
-void user_set_null_call(void (*fn)(void))
+/* From the system call's exception path (supervisor, EE off, on the
+ * kernel stack): the hook with the kernel's MSR, then back for the way
+ * back through the common path. */
+void e500_user_null_call(void)
 {
-	(void)fn;
+	uint32_t msr = mfmsr();
+
+	if (!null_call)
+		return;
+	mtmsr(e500_user_kmsr);
+	null_call();
+	mtmsr(msr);
 }

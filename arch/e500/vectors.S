@@ -172,6 +172,8 @@ e500_vectors_end:
  * The common path: r10/r11 of the interrupted code are in SPRG0/1, r11 =
  * the IVOR number.  Builds a struct e500_frame below the interrupted stack
  * pointer (or on the emergency stack when r1 is not inside our stack),
+ * or, from problem state, below the kernel stack pointer user_enter left
+ * in e500_user_ksp, whatever the user's r1 says),
  * calls e500_exception(frame), and if that returns, restores everything
  * and retries with rfi (only non-critical interrupts return).
  */
@@ -179,7 +181,17 @@ exc_common:
 	mtspr	SPR_SPRG6, r11		/* the vector */
 	mfcr	r11			/* CR, before any compare */
 	mtspr	SPR_SPRG7, r11
-	lis	r10, (__stack_bottom + 1024)@ha	/* is r1 inside our stack? */
+	mfspr	r11, SPR_SPRG6		/* the vector again: */
+	cmplwi	r11, 12			/* critical ones (0, 1, 12, 15) have no */
+	beq-	4f			/* fresh SRR1: r1 decides */
+	cmplwi	r11, 2
+	blt-	4f
+	cmplwi	r11, 15
+	beq-	4f
+	mfspr	r10, SPR_SRR1		/* the interrupted MSR: */
+	andi.	r10, r10, MSR_PR	/* from problem state? */
+	bne-	3f			/* yes: the kernel stack, not r1 */
+4:	lis	r10, (__stack_bottom + 1024)@ha	/* is r1 inside our stack? */
 	addi	r10, r10, (__stack_bottom + 1024)@l
 	cmplw	r1, r10			/* r1 against the stack's low end */
 	blt-	1f			/* below it (or overflowed): emergency stack */
@@ -191,6 +203,12 @@ exc_common:
 	b	2f
 1:	lis	r10, (e500_exc_stack_top - F_SIZE)@ha	/* emergency stack's top frame */
 	addi	r10, r10, (e500_exc_stack_top - F_SIZE)@l
+	b	2f
+3:	lis	r10, e500_user_ksp@ha	/* user_enter's kernel stack pointer */
+	lwz	r10, e500_user_ksp@l(r10)
+	cmpwi	r10, 0			/* none (not in user_enter): */
+	beq-	1b			/* the emergency stack */
+	addi	r10, r10, -(256 + F_SIZE)	/* a frame well below it */
 2:	rlwinm	r10, r10, 0, 0, 27	/* 16-byte aligned */
 	stw	r0, F_GPR + 0(r10)	/* r0 */
 	stw	r1, F_GPR + 4(r10)	/* r1 as interrupted */
