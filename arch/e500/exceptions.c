@@ -8,7 +8,8 @@
 #include <unistd.h>
 #include "arch.h"
 #include "e500.h"
-#include "mmu.h"
+#include "mmu_arch.h"
+#include "proc.h"
 #include "report.h"
 
 #define FRAME_AT(field, off) _Static_assert(offsetof(struct e500_frame, field) == off, #field)
@@ -180,6 +181,27 @@ const char *arch_crash_unsupported(const char *kind)
 	return 0;
 }
 
+/* A process (boot/proc.c) in mode normal whose one load is from the
+ * image's first page: a kernel page (its pinned TLB1 entry has only
+ * SR/SW/SX), so problem state takes a data storage interrupt nobody
+ * handles: the register dump, user_enter's -1, a failing run. */
+static void crash_user(void)
+{
+	struct proc_job job = { .rounds = 1, .touch_base = (uint32_t)__image_start,
+				.touch_pages = 1 };
+	struct proc *p;
+
+	if (mmu_enter(mmu_modes[1]) < 0 || !(p = proc_create(1)))
+		return;
+	report_diag("crash=user: mode %s, problem state at 0x%08lx loads from 0x%08lx, a kernel "
+		    "page", mmu_current->name, (unsigned long)MMU_SPACE_BASE,
+		    (unsigned long)job.touch_base);
+	if (proc_run(p, &job) < 0)
+		exit(report_abort("unexpected exception in user mode"));
+	proc_destroy(p);
+	mmu_leave();
+}
+
 void arch_crash(const char *kind)
 {
 	if (!strcmp(kind, "data")) {
@@ -192,6 +214,8 @@ void arch_crash(const char *kind)
 	} else if (!strcmp(kind, "illegal")) {
 		report_diag("crash=illegal: executing the word 0x00000000");
 		__asm__ volatile(".long 0" ::: "memory");
+	} else if (!strcmp(kind, "user")) {
+		crash_user();
 	} else if (!strcmp(kind, "align")) {
 		/* lwarx needs a word-aligned address. */
 		static uint32_t word[2];
