@@ -26,12 +26,12 @@ def test_every_probe_passes_in_every_mode(quick_run):
     assert run.rc == 0, run.stderr + run.log
     assert run.status() == "pass"
     assert len(run.results) == run.planned(), run.results
-    user = "user mode not yet implemented on e500"      # the process probes (boot/proc.c)
     for name, result in run.results.items():
-        assert result == "ok" or (result == "skip" and (name.split(".")[1] == "real" or
-                                                        user in run.skips.get(name, ""))), \
+        assert result == "ok" or (result == "skip" and name.split(".")[1] == "real"), \
             f"{name}: {result} ({run.skips.get(name)})"
-    assert any(user in why for why in run.skips.values())
+    for probe in ("trap", "fork", "exec", "mmap"):      # user mode (arch/e500/user.c)
+        for mode in MODES:
+            assert run.results.get(f"{probe}.{mode}") == "ok", (probe, mode, run.skips)
 
 
 def test_exact_counts(quick_run):
