@@ -11,4 +11,4 @@ ARCH_CFLAGS	:= -U__linux__ -U__gnu_linux__ -mcpu=8548 -msoft-float -mlong-double
 ARCH_LDFLAGS	:= -m elf32ppc
 LDSCRIPT	:= ldscripts/ppce500.ld
 MKIMAGE_ARCH	:= ppc
-ARCH_SRCS	:= $(wildcard arch/e500/*.c arch/e500/*.S arch/powerpc/*.c)
+ARCH_SRCS	:= $(wildcard arch/e500/*.c arch/e500/*.S arch/powerpc/*.c arch/powerpc/*.S)

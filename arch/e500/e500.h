@@ -148,16 +148,9 @@
 #define TLB0_WAYS	4
 #define WINDOW_SLOT	0x300	/* MMU_SPACE_BASE >> 22: the user window's directory word */
 
-/* struct proc_job (include/proc.h), for user_mode.S; user.c asserts them. */
-#define J_ROUNDS	0
-#define J_BASE		4
-#define J_PAGES		8
-#define J_WRITE		12
-#define J_CALLS		16
-#define J_SUM		20
-/* USER_CALL_NULL/EXIT (include/user.h), for user_mode.S (user.c asserts). */
-#define E500_CALL_NULL	0
-#define E500_CALL_EXIT	1
+/* struct proc_job's offsets and the call numbers, for the user routine
+ * (arch/powerpc/user_code.S); user.c asserts them. */
+#include "../powerpc/user_job.h"
 
 /* struct e500_frame, for vectors.S; exceptions.c asserts them. */
 #define F_GPR	0

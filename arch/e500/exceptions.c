@@ -103,11 +103,11 @@ static int critical(uint32_t v) { return v == 0 || v == 1 || v == 12 || v == 15;
  * mode), or the end of user mode: a register dump, user_enter returns -1. */
 static void user_exception(struct e500_frame *f)
 {
-	if (f->vector == 8 && f->gpr[0] == E500_CALL_NULL) {
+	if (f->vector == 8 && f->gpr[0] == POWERPC_CALL_NULL) {
 		e500_user_null_call();
 		return;			/* on after the sc (SRR0 is past it) */
 	}
-	if (f->vector == 8 && f->gpr[0] == E500_CALL_EXIT)
+	if (f->vector == 8 && f->gpr[0] == POWERPC_CALL_EXIT)
 		e500_user_return(0);
 	if (f->vector != 8 && e500_mmu_fault(f))
 		return;			/* handled: retry in user mode */

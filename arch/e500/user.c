@@ -13,7 +13,7 @@
 #define JOB_AT(field, off) _Static_assert(offsetof(struct proc_job, field) == off, #field)
 JOB_AT(rounds, J_ROUNDS); JOB_AT(touch_base, J_BASE); JOB_AT(touch_pages, J_PAGES);
 JOB_AT(write, J_WRITE); JOB_AT(calls, J_CALLS); JOB_AT(sum, J_SUM);
-_Static_assert(USER_CALL_NULL == E500_CALL_NULL && USER_CALL_EXIT == E500_CALL_EXIT,
+_Static_assert(USER_CALL_NULL == POWERPC_CALL_NULL && USER_CALL_EXIT == POWERPC_CALL_EXIT,
 	       "call numbers");
 
 int e500_user_enter(uintptr_t entry, uintptr_t sp, uintptr_t arg);	/* user_mode.S */

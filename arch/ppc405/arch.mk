@@ -7,4 +7,4 @@ ARCH_CFLAGS	:= -U__linux__ -U__gnu_linux__ -mcpu=405 -msoft-float -mlong-double-
 ARCH_LDFLAGS	:= -m elf32ppc
 LDSCRIPT	:= ldscripts/ppc405.ld
 MKIMAGE_ARCH	:= ppc
-ARCH_SRCS	:= $(wildcard arch/ppc405/*.c arch/ppc405/*.S arch/powerpc/*.c)
+ARCH_SRCS	:= $(wildcard arch/ppc405/*.c arch/ppc405/*.S arch/powerpc/*.c arch/powerpc/*.S)

@@ -116,11 +116,11 @@ static void dump(const struct ppc405_frame *f, const char *name)
  * mode), or the end of user mode: a register dump, user_enter returns -1. */
 static void user_exception(struct ppc405_frame *f)
 {
-	if (f->vector == 0x0c00 && f->gpr[0] == PPC405_CALL_NULL) {
+	if (f->vector == 0x0c00 && f->gpr[0] == POWERPC_CALL_NULL) {
 		ppc405_user_null_call();
 		return;			/* on after the sc */
 	}
-	if (f->vector == 0x0c00 && f->gpr[0] == PPC405_CALL_EXIT)
+	if (f->vector == 0x0c00 && f->gpr[0] == POWERPC_CALL_EXIT)
 		ppc405_user_return(0);
 	if (f->vector != 0x0c00 && ppc405_mmu_fault(f))
 		return;			/* handled: retry in user mode */

@@ -57,16 +57,9 @@
  * one slot), for vectors.S; mmu.c asserts it. */
 #define PPC405_WINDOW_SLOT	768
 
-/* struct proc_job (include/proc.h), for user_mode.S; user.c asserts them. */
-#define J_ROUNDS	0
-#define J_BASE		4
-#define J_PAGES		8
-#define J_WRITE		12
-#define J_CALLS		16
-#define J_SUM		20
-/* USER_CALL_NULL/EXIT (include/user.h), for user_mode.S (asserted there too). */
-#define PPC405_CALL_NULL	0
-#define PPC405_CALL_EXIT	1
+/* struct proc_job's offsets and the call numbers, for the user routine
+ * (arch/powerpc/user_code.S); user.c asserts them. */
+#include "../powerpc/user_job.h"
 
 /* TLBHI / TLBLO fields */
 #define TLBHI_V		0x40u

@@ -11,7 +11,7 @@
 #define JOB_AT(field, off) _Static_assert(offsetof(struct proc_job, field) == off, #field)
 JOB_AT(rounds, J_ROUNDS); JOB_AT(touch_base, J_BASE); JOB_AT(touch_pages, J_PAGES);
 JOB_AT(write, J_WRITE); JOB_AT(calls, J_CALLS); JOB_AT(sum, J_SUM);
-_Static_assert(USER_CALL_NULL == PPC405_CALL_NULL && USER_CALL_EXIT == PPC405_CALL_EXIT,
+_Static_assert(USER_CALL_NULL == POWERPC_CALL_NULL && USER_CALL_EXIT == POWERPC_CALL_EXIT,
 	       "call numbers");
 
 extern uint32_t ppc405_user_kmsr;	/* user_mode.S: the kernel's MSR at user_enter */

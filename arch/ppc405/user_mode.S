@@ -1,7 +1,7 @@
 /*
  * User mode on the 405 (include/user.h): the way in (user_enter, an rfi
  * into problem state), the way out (ppc405_user_return, from the exception
- * path in C), and the user routine boot/proc.c copies onto a user page.
+ * path in C); the user routine is arch/powerpc/user_code.S.
  *
  * While user code runs, ppc405_user_ksp holds the kernel stack pointer
  * user_enter left: vectors.S's common path builds the frame of every
@@ -84,49 +84,6 @@ ppc405_user_return:
 	addi	r1, r1, KFRAME		/* the caller's stack pointer */
 	rfi				/* r3 = rc */
 	b	.
-
-/*
- * The user routine: position-independent (relative branches only, no
- * absolute address), entered with r3 = &job (struct proc_job, J_* offsets
- * asserted in user.c).  r4 = rounds, r11 = the round number, r10 = sum.
- */
-	.globl	user_code, user_code_end
-	.balign	4
-user_code:
-	lwz	r4, J_ROUNDS(r3)	/* rounds */
-	li	r10, 0			/* sum of the words loaded */
-	li	r11, 0			/* round number */
-	cmplw	r11, r4			/* no rounds at all? */
-	bge-	5f
-1:	lwz	r5, J_BASE(r3)		/* a round: the first page */
-	lwz	r6, J_PAGES(r3)		/* pages to touch */
-	lwz	r7, J_WRITE(r3)		/* store rather than load? */
-	cmpwi	cr1, r7, 0		/* cr1: eq = loads */
-	cmpwi	r6, 0			/* no pages: straight to the calls */
-	beq-	3f
-	mtctr	r6			/* one word per page */
-2:	beq	cr1, 6f			/* loads */
-	stw	r11, 0(r5)		/* a store of the round number */
-	b	7f
-6:	lwz	r8, 0(r5)		/* a load ... */
-	add	r10, r10, r8		/* ... summed */
-7:	addi	r5, r5, 4096		/* the next 4K page */
-	bdnz	2b
-3:	lwz	r6, J_CALLS(r3)		/* null calls this round */
-	cmpwi	r6, 0
-	beq-	4f
-	mtctr	r6
-8:	li	r0, PPC405_CALL_NULL	/* the call number, in r0 */
-	sc				/* into the kernel and back */
-	bdnz	8b			/* (the kernel keeps every register) */
-4:	addi	r11, r11, 1		/* next round */
-	cmplw	r11, r4
-	blt	1b
-5:	stw	r10, J_SUM(r3)		/* the sum, for the caller */
-	li	r0, PPC405_CALL_EXIT	/* done */
-	sc				/* never returns */
-	b	.
-user_code_end:
 
 	.section .rodata.ppc405_user_zeros, "a"
 	.align	2
