@@ -222,6 +222,12 @@ static int sig_catch(struct probe_time *t, char *why, size_t len)
 				(unsigned long long)got), -1;
 	if (r < 0)
 		return snprintf(why, len, "lat_sig catch: no time"), -1;
+	/* The sending alone again, after: a host that took the CPU away during
+	 * one of the two (seen: a KVM guest's kill(pid, 0) at 4 us, above the
+	 * whole catch) leaves the other; the smaller is the baseline. */
+	struct probe_time again;
+	if (probe_measure(send_run, 0, &again) == 0 && again.ticks1000 < send.ticks1000)
+		send = again;
 	return sandbox_os_net(t, send.ticks1000, 1, "lat_sig catch", why, len);
 }
 
