@@ -225,6 +225,11 @@ static struct proc *made(struct proc *p, int ok)
 	return p;
 }
 
+uint32_t proc_max_data_pages(void)
+{
+	return MMAP_FIRST - (uint32_t)(user_code_end - user_code + PAGE - 1) / PAGE;
+}
+
 struct proc *proc_create(uint32_t data_pages)
 {
 	struct proc *p = proc_new();

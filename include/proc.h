@@ -43,6 +43,7 @@ int proc_set_kernel_set(uint32_t bytes);
 /* A new process with `data_pages` 4K pages of zeroed data at
  * proc_data(p), its text and stack; 0 after printing why. */
 struct proc *proc_create(uint32_t data_pages);
+uint32_t proc_max_data_pages(void);		/* the most proc_create takes */
 uintptr_t proc_data(const struct proc *p);	/* its data, in its own addresses */
 /* fork: a child sharing p's data pages copy-on-write (both read-only; a
  * write fault in either copies the page), text shared, stack copied. */

@@ -111,18 +111,26 @@ def test_trap_kernel_misses(runs):
     # Everything lies below the pins (so pinned: no kernel miss at all) and
     # in the first 16 MiB large page.
     assert max(code | data) * PAGE < 16 << 20 and int(heap.group(1), 16) + (64 << 10) < 16 << 20
+    # The run with calls less the run without: every call misses each of
+    # its pages once, less those the way out finds still loaded after the
+    # last call, which the run without calls misses.  Which of proc_run's
+    # pages the way out executes depends on where its error paths fall
+    # (0x404000-0x40400b held only a report_diag call once), so a page the
+    # call shares with proc_run may or may not be saved: the figure is
+    # exact within that one-page-per-shared-page allowance, not fitted.
     expect = {
-        "normal": (COUNTED * n_data - len(data & exit_data),
-                   COUNTED * len(code) - len(code & exit_code)),
+        "normal": [(COUNTED * n_data - d, COUNTED * len(code) - c)
+                   for d in range(len(data & exit_data) + 1)
+                   for c in range(len(code & exit_code) + 1)],
         # One 16 MiB entry, loaded by the hook's first fetch (an ITLB miss),
         # serves its data too; the way out finds it after the last call.
-        "largepte": (0, COUNTED - 1),
-        "pinned": (0, 0),
+        "largepte": [(0, COUNTED - 1)],
+        "pinned": [(0, 0)],
     }
     for mode in TRANSLATED:
         # Without the user pages, the call's few pages stay in the TLB.
         assert kernel_misses(run, "trap", mode, "null") == (0, 0), mode
-        assert kernel_misses(run, "trap", mode, "pressed") == expect[mode], (mode, run.log)
+        assert kernel_misses(run, "trap", mode, "pressed") in expect[mode], (mode, run.log)
     n, l, p = (sum(kernel_misses(run, "trap", m, "pressed")) for m in ("normal", "largepte", "pinned"))
     assert n > l >= p
 

@@ -19,10 +19,12 @@
 
 #define PAGE		4096u
 #define DEFAULT_KB	16
-#define DEFAULT_PAGES	64	/* the 405's TLB size: a user working set that fills it */
+#define DEFAULT_PAGES	64	/* where the TLB's size is unknown: the 405's */
+#define MAX_PAGES	512
 #define COUNTED		64	/* calls whose kernel-page misses are counted */
 
-static unsigned long trap_kb = DEFAULT_KB, trap_pages = DEFAULT_PAGES;
+static unsigned long trap_kb = DEFAULT_KB, trap_pages_arg;
+static int trap_pages_set;
 
 static int set_trap_kb(const char *key, const char *value)
 {
@@ -31,12 +33,32 @@ static int set_trap_kb(const char *key, const char *value)
 
 static int set_trap_pages(const char *key, const char *value)
 {
-	return arg_uint(key, value, 0, 512, &trap_pages);
+	trap_pages_set = 1;
+	return arg_uint(key, value, 0, MAX_PAGES, &trap_pages_arg);
+}
+
+/* A user working set that fills the TLB user and kernel pages share: as
+ * many pages as its entries where the miss handler is ours and so knows
+ * them (the 405's 64, the e500's TLB0 512: there as many as a process
+ * holds, whose text, job and stack pages make up the rest), else the
+ * 405's 64. */
+static unsigned long pressed_pages(void)
+{
+	const struct mmu_tlb_info *tlb = mmu_tlb();
+	unsigned long n = tlb->entries, most;
+
+	if (trap_pages_set)
+		return trap_pages_arg;		/* as asked: proc_create says if too many */
+	if (tlb->refill != MMU_REFILL_SOFTWARE || !n)
+		return DEFAULT_PAGES;
+	most = proc_max_data_pages() - 1;	/* less the job's page */
+	return n < most ? n : most;
 }
 
 struct trap {
 	struct proc *p;
 	uint64_t enter_ticks;		/* a run with nothing in it (the least of a few) */
+	uint32_t pages;			/* pressed: user pages touched before each call */
 	int failed;
 };
 
@@ -66,8 +88,8 @@ static uint64_t null_calls(void *arg, uint32_t n)
 static uint64_t pressed_calls(void *arg, uint32_t n)
 {
 	struct trap *t = arg;
-	uint64_t with = run_job(t, n, trap_pages, 1);
-	return less(with, run_job(t, n, trap_pages, 0));
+	uint64_t with = run_job(t, n, t->pages, 1);
+	return less(with, run_job(t, n, t->pages, 0));
 }
 
 /* Kernel-page misses of COUNTED calls, less the same rounds without them:
@@ -106,7 +128,7 @@ static int os_trap(struct probe_ctx *ctx, const struct probe_os *os)
 	if (os->null_call(0, &t, why, sizeof(why)) != 0)
 		return probe_fail(ctx, "%s", why);
 	probe_sample_time(ctx, "null_call", &t);
-	int r = os->null_call(trap_pages, &t, why, sizeof(why));
+	int r = os->null_call(pressed_pages(), &t, why, sizeof(why));
 	if (r < 0)
 		return probe_fail(ctx, "%s", why);
 	if (r > 0)
@@ -129,11 +151,12 @@ static int trap_run(struct probe_ctx *ctx)
 		return probe_skip(ctx, "%s", why);
 	if (proc_set_kernel_set(trap_kb << 10) < 0)
 		return probe_fail(ctx, "trap_kb=%lu: the kernel working set could not be set", trap_kb);
-	t.p = proc_create(1 + trap_pages);	/* page 0: the job; then the working set */
+	t.pages = pressed_pages();
+	t.p = proc_create(1 + t.pages);	/* page 0: the job; then the working set */
 	if (!t.p)
-		return probe_fail(ctx, "no process with %lu data pages", 1 + trap_pages);
+		return probe_fail(ctx, "no process with %lu data pages", 1 + (unsigned long)t.pages);
 	probe_diag(ctx, "trap", "kernel working set %lu KiB; pressed: %lu user pages touched "
-		   "before each call; kernel-page misses over %u calls", trap_kb, trap_pages, COUNTED);
+		   "before each call; kernel-page misses over %u calls", trap_kb, (unsigned long)t.pages, COUNTED);
 	t.enter_ticks = UINT64_MAX;
 	for (int i = 0; i < 5; i++) {
 		uint64_t e = run_job(&t, 1, 0, 0);
@@ -144,7 +167,7 @@ static int trap_run(struct probe_ctx *ctx)
 		err = probe_measure(pressed_calls, &t, &pt) < 0 || t.failed;
 	if (!err && (mmu_tlb()->counts & MMU_COUNTS_KERNEL_MISSES)) {
 		count_calls(ctx, &t, 0, "null");
-		count_calls(ctx, &t, trap_pages, "pressed");
+		count_calls(ctx, &t, t.pages, "pressed");
 		err = t.failed;
 	}
 	proc_destroy(t.p);
@@ -169,6 +192,7 @@ const struct probe probe_trap = {
 		{ "trap_kb", "0..64 KiB of kernel data each null call touches (default 16)",
 		  set_trap_kb },
 		{ "trap_pages", "0..512 user pages the trap probe touches before each pressed call "
-		  "(default 64, the 405's TLB entries)", set_trap_pages },
+		  "(default: the TLB's entries where our miss handler fills it, the 405's 64, "
+		  "the e500's TLB0 512; else 64)", set_trap_pages },
 		{ 0 } },
 };

@@ -77,14 +77,14 @@ void arch_describe_cpu(void)
  * read at entry. */
 void e500_set_probe_mem(uint64_t ram_bytes)
 {
-	/* Above the 4 MiB TLB1 entry that pins the image in the translated
-	 * modes (mmu.c): mappings there cannot change. */
+	/* From the 4 MiB after the image's: a directory word (4 MiB) then
+	 * holds the image or probe memory, never both. */
 	uintptr_t start = (((uintptr_t)__image_start >> 22) + 1) << 22;
 
 	if (start < (uintptr_t)__free_ram_start)
 		start = (uintptr_t)__free_ram_start;
 	snprintf(probe_mem_note, sizeof(probe_mem_note),
-		 "past the image's 4 MiB pin to the end of RAM: no way back to the loader, so none "
+		 "from the 4 MiB after the image's to the end of RAM: no way back to the loader, so none "
 		 "of its memory is kept");
 	mem_set_free_ram(start, ram_bytes);
 }

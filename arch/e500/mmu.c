@@ -2,21 +2,26 @@
  *
  *   real      the boot translation (tlb.c): one TLB1 entry over RAM 1:1,
  *             what Book-E has instead of translation off: no TLB misses
- *   normal    RAM in 4K PTEs refilled into TLB0 by our miss handlers;
- *             pinned in TLB1 only what the handlers themselves need
+ *   normal    RAM in 4K PTEs refilled into TLB0 by our miss handlers, the
+ *             kernel's pages too; TLB1 pins only the vectors' 4 KiB
  *   pinned    as normal, plus pins=N (default 2) 16 MB TLB1 entries over
  *             the low N x 16 MB: the kernel pinned, as Linux's CAM entries
  *   largepte  RAM in lpsize pages (default 16m) that the miss handler
  *             loads from directory leaves into TLB1, round robin over the
- *             unpinned entries
+ *             unpinned entries; the one holding the vectors stays
  *
- * Book-E takes interrupts translated, so the miss handlers, the common
- * path, the stack and the page tables must never miss: in every
- * translated mode TLB1 pins the image's 4 MiB and the table pool (1 MiB
- * entries), unless mode pinned's entries already cover them.  Probe
- * memory starts above the image's pin.  A change under a pin of mode
- * pinned drops that pin (as the 405 does); the handlers' own are never
- * dropped.  Pins are IPROT: tlbivax and flash invalidation keep them.
+ * Book-E takes interrupts translated, so the code of the miss handlers
+ * and the common path's entry and exit must never miss: every translated
+ * mode pins the image's first 4 KiB, where the linker script keeps them
+ * alone (vectors.S; their data they reach through address space 1, as
+ * the 405's handlers run untranslated).  Nothing else of the kernel is
+ * pinned in normal: its text, data, stack and heap take TLB0 misses as
+ * the probes' pages do.  Where a mode's own entry covers the vectors
+ * (pinned's 16 MB, largepte's large page holding them: written at entry
+ * and kept, since no other entry may overlap it), that is their pin.  A
+ * change under a mode's pin drops it (as the 405 does; largepte's page
+ * first becomes 4K PTEs) and the vectors get their own 4 KiB pin, which
+ * never goes.  Pins are IPROT: tlbivax and flash invalidation keep them.
  * TLB1 is rewritten from address space 1 (MSR[IS,DS] = 1, where
  * TLB1[ESEL_AS1] maps RAM), since the entries we run in change.
  *
@@ -38,12 +43,11 @@
 #include "report.h"
 
 #define PIN_SIZE	(16u << 20)
-#define IMAGE_PIN	(4u << 20)
-#define POOL_PIN	(1u << 20)
 #define MAX_PINS	(ESEL_AS1 - ESEL_PINS - 1)	/* one TLB1 entry left for large pages */
 
 extern uint32_t e500_mmu_state[MMU_STATE_BYTES / 4];
 extern uint8_t e500_tlb0_victim[TLB0_SETS];
+extern char __vectors_pin_end[];
 #define STATE(off)	e500_mmu_state[(MMU_STATE_BYTES + (off)) / 4]
 
 enum { V_NORMAL, V_PINNED, V_LARGE };
@@ -62,9 +66,9 @@ static unsigned tsize_of(uint32_t bytes)
 
 /* ---- pins ---- */
 
-static void add_pin(uint32_t base, uint32_t size, int minimal)
+static void add_pin(uint32_t base, uint32_t size, int kind)
 {
-	pins[npins++] = (struct e500_pin){ base, size, minimal };
+	pins[npins++] = (struct e500_pin){ base, size, kind };
 }
 
 int e500_pin_covering(uint32_t a, uint32_t len)
@@ -75,17 +79,22 @@ int e500_pin_covering(uint32_t a, uint32_t len)
 	return -1;
 }
 
-/* The handlers' own pins for what no pin covers yet: the image's 4 MiB
- * (text to heap), the pool's 1 MiB blocks. */
-static void add_minimal_pins(void)
+/* A large page of largepte that is exactly the pin at a: its leaf may
+ * stay in the directory (the pin is that leaf's one TLB1 entry). */
+int e500_leaf_pinned(uint32_t a, uint32_t size)
 {
-	uint32_t img = (uint32_t)__image_start & ~(IMAGE_PIN - 1);
+	int i = e500_pin_covering(a, size);
+	return i >= 0 && pins[i].base == a && pins[i].size == size && pins[i].kind == E500_PIN_LEAF;
+}
 
-	if (e500_pin_covering(img, (uint32_t)__heap_end - img) < 0)
-		add_pin(img, IMAGE_PIN, 1);
-	for (uint32_t a = mem_probe_end(); a < mem_ram_end(); a += POOL_PIN)
-		if (e500_pin_covering(a, POOL_PIN) < 0)
-			add_pin(a, POOL_PIN, 1);
+/* The vectors' own pin, where no pin of the mode covers them: the image's
+ * first page (the linker script ends .vectors there). */
+static void add_vectors_pin(void)
+{
+	uint32_t base = (uint32_t)__image_start, len = (uint32_t)__vectors_pin_end - base;
+
+	if (e500_pin_covering(base, len) < 0)
+		add_pin(base, tsize_bytes(tsize_of(len)), E500_PIN_VECTORS);
 }
 
 /* TLB1 as the pin table says, from address space 1: the boot RAM entry
@@ -119,15 +128,19 @@ static void write_pins(int boot_entry)
  * over what it covered of theirs). */
 int e500_pin_drop(int i)
 {
-	if (pins[i].minimal) {
-		report_diag("error: %s: 0x%08lx-0x%08lx is pinned for the miss handlers: "
+	if (pins[i].kind == E500_PIN_VECTORS) {
+		report_diag("error: %s: 0x%08lx-0x%08lx holds the interrupt vectors, pinned: "
 			    "its mapping cannot change", mmu_current ? mmu_current->name : "mmu",
 			    (unsigned long)pins[i].base, (unsigned long)(pins[i].base + pins[i].size - 1));
 		return -1;
 	}
+	/* largepte's page: 4K PTEs first, so that no miss loads the leaf over
+	 * the vectors' own pin once this one has gone. */
+	if (pins[i].kind == E500_PIN_LEAF && e500_demote(pins[i].base) < 0)
+		return -1;
+	mode_pins -= pins[i].kind == E500_PIN_MODE;
 	pins[i] = pins[--npins];
-	mode_pins--;
-	add_minimal_pins();
+	add_vectors_pin();
 	write_pins(0);
 	return 0;
 }
@@ -147,19 +160,17 @@ static void do_flush_all(void)
 
 static int translated_enter(const struct mmu_mode *m)
 {
-	uint32_t img = (uint32_t)__image_start & ~(IMAGE_PIN - 1);
-
-	if ((uint32_t)__heap_end > img + IMAGE_PIN) {
-		report_diag("error: %s: the image ends at %p, past its 4 MiB pin at 0x%08lx",
-			    m->name, __heap_end, (unsigned long)img);
-		return -1;
-	}
 	npins = mode_pins = 0;
+	active_lp = m->variant == V_LARGE ? e500_opt.lpsize : 0;
 	if (m->variant == V_PINNED)
 		for (unsigned k = 0; k < e500_opt.pins && (uint64_t)(k + 1) * PIN_SIZE <= boot_info.ram_bytes; k++)
-			add_pin(k * PIN_SIZE, PIN_SIZE, 0), mode_pins++;
-	add_minimal_pins();
-	active_lp = m->variant == V_LARGE ? e500_opt.lpsize : 0;
+			add_pin(k * PIN_SIZE, PIN_SIZE, E500_PIN_MODE), mode_pins++;
+	if (active_lp) {
+		uint32_t lsz = tsize_bytes(active_lp), a = (uint32_t)__image_start & ~(lsz - 1);
+		if ((uint64_t)a + lsz <= boot_info.ram_bytes)
+			add_pin(a, lsz, E500_PIN_LEAF);	/* the vectors' large page */
+	}
+	add_vectors_pin();
 	if (e500_build_default(active_lp, &default_tables) < 0)
 		return -1;
 	e500_pgd[WINDOW_SLOT] = (uint32_t)e500_empty_table;

@@ -42,7 +42,7 @@ void e500_tlb_invalidate(uint32_t va, uint32_t len)
 }
 
 /* Turn the large page holding va into 4K PTEs with the same rights. */
-static int demote(uint32_t va)
+int e500_demote(uint32_t va)
 {
 	uint32_t e = e500_pgd[va >> 22];
 
@@ -74,7 +74,7 @@ static int change(uintptr_t va, uintptr_t pa, size_t len, int attr, int keep_fra
 		if (e500_pin_drop(pin) < 0)
 			return -1;
 	for (size_t off = 0; off < len; off += PAGE) {
-		if (demote(va + off) < 0)
+		if (e500_demote(va + off) < 0)
 			return -1;
 		uint32_t *p = pte_slot(va + off, attr >= 0 && !keep_frame);
 		if (attr < 0) {
@@ -120,7 +120,8 @@ int e500_build_default(unsigned lp, unsigned *tables)
 	for (unsigned i = 0; i < 1024; i++)
 		e500_pgd[i] = (uint32_t)e500_empty_table;
 	for (uint32_t a = 0; a < ram; ) {
-		if (lsz && !(a & (lsz - 1)) && a + lsz <= ram && e500_pin_covering(a, lsz) < 0) {
+		if (lsz && !(a & (lsz - 1)) && a + lsz <= ram &&
+		    (e500_pin_covering(a, lsz) < 0 || e500_leaf_pinned(a, lsz))) {
 			for (uint32_t r = a; r < a + lsz; r += 4u << 20)
 				e500_pgd[r >> 22] = a | rwx | PTE_LEAF | lp << PTE_TSIZE_SHIFT;
 			a += lsz;
@@ -168,10 +169,8 @@ int mmu_arch_live(uintptr_t a)
 }
 
 /* Tables for 4K PTEs over RAM, a spare handful, demotions and the spaces'
- * windows, rounded so that the pool starts on a 1 MiB boundary: mmu.c
- * pins it with 1 MiB TLB1 entries. */
+ * windows.  (The handlers read them through address space 1: no pin.) */
 uint32_t mmu_arch_pool_bytes(uintptr_t ram_end)
 {
-	uint32_t need = ((ram_end >> 22) + 8 + 32 + MMU_MAX_SPACES) * PAGE;
-	return ram_end - ((ram_end - need) & ~((1u << 20) - 1));
+	return ((ram_end >> 22) + 8 + 32 + MMU_MAX_SPACES) * PAGE;
 }

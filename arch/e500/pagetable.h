@@ -26,12 +26,19 @@ static inline uint32_t e500_pte_bits(unsigned attr)
 }
 
 /* A pinned TLB1 entry (mmu.c): 1:1 from base. */
+enum {
+	E500_PIN_MODE,		/* mode pinned's 16 MB: dropped on a change under it */
+	E500_PIN_LEAF,		/* largepte's page holding the vectors: dropped likewise */
+	E500_PIN_VECTORS,	/* the vectors' own 4 KiB: never dropped */
+};
 struct e500_pin {
 	uint32_t base, size;
-	int minimal;		/* the image's or the tables' own: never dropped */
+	int kind;
 };
 int e500_pin_covering(uint32_t a, uint32_t len);	/* its index, -1 none */
 int e500_pin_drop(int i);				/* -1 when it may not go */
+int e500_leaf_pinned(uint32_t a, uint32_t size);	/* a leaf that is that pin */
+int e500_demote(uint32_t va);		/* the large page holding va into 4K PTEs */
 
 extern uint32_t e500_pgd[1024], e500_empty_table[1024];
 int e500_map(uintptr_t va, uintptr_t pa, size_t len, unsigned attr);

@@ -80,7 +80,10 @@ e500_user_return:
 	lwz	r0, KFRAME + 4(r1)	/* user_enter's return address */
 	mtlr	r0			/* (LR as a return leaves it) */
 	addi	r1, r1, KFRAME		/* the caller's stack pointer */
-	mtsrr0	r0			/* rfi goes there ... */
+	b	1f			/* to the block below */
+	.balignl 16, 0x60000000		/* (nops) mtsrr0 .. rfi in one 16-byte block:
+					 * no ITLB miss (which sets SRR0/1) between */
+1:	mtsrr0	r0			/* rfi goes there ... */
 	mtsrr1	r6			/* ... with the kernel's MSR */
 	rfi				/* r3 = rc */
 	b	.

@@ -9,11 +9,16 @@
  * that either resumes (something a probe expected) or prints a register
  * dump and ends the run.
  *
- * Interrupts keep translation (MSR[IS,DS] = 0: address space 0), so the
- * handlers run at their link addresses, mapped by the boot translation or,
- * in the translated modes, by the TLB1 entries mmu.c pins over the image
- * and the tables: nothing here or in the common path can miss before the
- * state is saved.  The TLB miss vectors hold the fast path themselves.
+ * Book-E takes interrupts translated (MSR[IS,DS] = 0: address space 0),
+ * so the code here must never miss: the stubs, the miss handlers and the
+ * common path's entry and exit all lie in .vectors, which the linker
+ * script keeps to the image's first 4 KiB and mmu.c pins with one TLB1
+ * entry in every translated mode (the only kernel page pinned in normal).
+ * Their data accesses go through address space 1 (MSR[DS] = 1 set first
+ * thing: TLB1[ESEL_AS1] maps RAM 1:1 there, in every mode), as the 405's
+ * handlers run with translation off: the counters, the directory, the page
+ * tables and the frame never miss either.  rfi puts SRR1's DS back.
+ * The TLB miss vectors hold the fast path themselves.
  * SPRG use: SPRG0/1 = r10/r11 of any vector; SPRG2/4 = r12/r9 of the miss
  * handlers; SPRG3 = the page directory (the state block lies below it);
  * SPRG6/7 = vector number and CR in the common path.
@@ -44,8 +49,8 @@ e500_ivor##n:								\
  * space), adds RPN and permissions (MAS3), WIMGE (MAS2) and writes TLB0.
  * A directory leaf is a large page mapped 1:1: written into TLB1 at the
  * next unpinned entry, round robin.  No PTE: the slow path, into C (a page
- * fault).  The handlers, their state and the tables are in TLB1 entries
- * that never miss (mmu.c pins them): Book-E takes interrupts translated.
+ * fault).  The handler's code is pinned, its data read in address space 1
+ * (above): Book-E takes interrupts translated.
  * A kernel 4K miss runs straight from the vector to the rfi (the count in
  * mmu.c's tlb_info); the leaf and fault paths lie after it.
  */
@@ -57,6 +62,10 @@ e500_ivor##n:								\
 	mtspr	SPR_SPRG1, r11;	/* free r11 */				\
 	mtspr	SPR_SPRG2, r12;	/* free r12 */				\
 	mtspr	SPR_SPRG4, r9;	/* free r9 */				\
+	mfmsr	r9;		/* data through address space 1, */	\
+	ori	r9, r9, MSR_DS;	/* RAM 1:1: the counters and tables */	\
+	mtmsr	r9;		/* never miss (rfi restores DS = 0) */	\
+	isync;			/* before the first load */		\
 	mfcr	r12;		/* CR, put back at the end */		\
 	mfspr	r10, addr_spr;	/* the address that missed */		\
 	mfspr	r11, SPR_SPRG3;	/* the directory; counters below it */	\
@@ -164,10 +173,7 @@ x##fault:			/* CR, r9, r12 back; r10/r11 in SPRG0/1 */ \
 	STUB(33)		/* SPE floating-point data */
 	STUB(34)		/* SPE floating-point round */
 	STUB(35)		/* performance monitor */
-	.globl	e500_vectors_end
-e500_vectors_end:
 
-	.text
 /*
  * The common path: r10/r11 of the interrupted code are in SPRG0/1, r11 =
  * the IVOR number.  Builds a struct e500_frame below the interrupted stack
@@ -179,6 +185,10 @@ e500_vectors_end:
  */
 exc_common:
 	mtspr	SPR_SPRG6, r11		/* the vector */
+	mfmsr	r11			/* data through address space 1 (RAM */
+	ori	r11, r11, MSR_DS	/* 1:1): the frame's stores and */
+	mtmsr	r11			/* e500_user_ksp's load never miss */
+	isync				/* before the first access */
 	mfcr	r11			/* CR, before any compare */
 	mtspr	SPR_SPRG7, r11
 	mfspr	r11, SPR_SPRG6		/* the vector again: */
@@ -256,8 +266,16 @@ exc_common:
 	addi	r1, r10, -16		/* C's frame below ours */
 	li	r0, 0
 	stw	r0, 0(r1)		/* a zero back chain ends traces */
+	mfmsr	r0			/* C in address space 0 again: SRR0/1 */
+	rlwinm	r0, r0, 0, ~MSR_DS	/* and SPRG0/1 are saved, so its own */
+	mtmsr	r0			/* misses may nest from here */
+	isync
 	mr	r3, r10			/* e500_exception(frame) */
 	bl	e500_exception		/* returns only to resume */
+	mfmsr	r0			/* address space 1 again: no miss may */
+	ori	r0, r0, MSR_DS		/* come between SRR0/1's restore and */
+	mtmsr	r0			/* the rfi */
+	isync
 	addi	r10, r1, 16		/* our frame again */
 	lwz	r0, F_SRR0(r10)		/* where to resume (C may have moved it) */
 	mtspr	SPR_SRR0, r0
@@ -284,8 +302,12 @@ exc_common:
 	lwz	r11, F_GPR + 44(r10)
 	lwz	r1, F_GPR + 4(r10)	/* the interrupted stack pointer */
 	lwz	r10, F_GPR + 40(r10)	/* last: it was the base */
-	rfi				/* retry, or go on */
+	rfi				/* retry, or go on (SRR1: DS as it was) */
 	b	.
+	.globl	e500_vectors_end	/* the pinned code ends here (the */
+e500_vectors_end:			/* linker script pads to 4 KiB) */
+
+	.text
 
 /*
  * mmu_probe_load(addr): one load (mmu.h).  A fault hook may answer

@@ -4,13 +4,18 @@
  * 4K page from base, `pages` pages (at least 1), from registers only:
  * `warm` uncounted passes, then the counted one, with no other code or
  * data in between.  The DTLB miss counter is read just before and just
- * after the loop; it lies in the image, which the boot translation's
- * TLB1 entry maps, so neither read can miss.  Returns the misses; *ticks
- * = timebase ticks of the loop.
+ * after the loop through address space 1 (MSR[DS] = 1: RAM 1:1 in TLB1,
+ * as the handlers read it), so neither read can miss: in mode normal its
+ * page is a TLB0 page the walk may have evicted.  The code lies in
+ * .vectors, under the vectors' TLB1 pin (mmu.c): its instruction fetches
+ * take no TLB0 entry, which then holds the walked pages alone (in mode
+ * normal a kernel code page would share a set with four of them and make
+ * that set miss: measured, 4 misses at 512 pages).  Returns the misses;
+ * *ticks = timebase ticks of the loop.
  */
 #include "e500.h"
 
-	.text
+	.section .vectors, "ax"		/* pinned: see above */
 	.balign	256			/* all of it on one page (< 256 bytes) */
 	.globl	e500_walk_pass, e500_walk_loop, e500_walk_loop_end
 e500_walk_pass:
@@ -25,7 +30,13 @@ e500_walk_pass:
 	bne	1b
 2:	lis	r8, mmu_count@ha	/* the counters */
 	addi	r8, r8, mmu_count@l
+	mfmsr	r7			/* the MSR as it is, */
+	ori	r5, r7, MSR_DS		/* and with data in address space 1 */
+	mtmsr	r5
+	isync
 	lwz	r9, MMU_STATE_BYTES + MMU_DTLB_OFF(r8)	/* dtlb_misses before */
+	mtmsr	r7			/* the walk's loads in address space 0 */
+	isync
 	mtctr	r4			/* pages */
 	mftb	r10			/* start */
 e500_walk_loop:
@@ -34,7 +45,11 @@ e500_walk_loop:
 	bdnz	1b
 e500_walk_loop_end:
 	mftb	r11			/* end */
+	mtmsr	r5			/* address space 1 again */
+	isync
 	lwz	r12, MMU_STATE_BYTES + MMU_DTLB_OFF(r8)	/* dtlb_misses after */
+	mtmsr	r7
+	isync
 	subf	r11, r10, r11		/* ticks of the loop */
 	stw	r11, 0(r6)
 	subf	r3, r9, r12		/* misses in the pass */
