@@ -1,7 +1,7 @@
 """tools/run-suite's console for a person: tools/suite-progress (a line per
 board x probe, the boards' last lines), tools/suite-summary (the tables
 without empty rows, the differences beyond the noise), and a real small
-plan on all three boards held to a line budget that grows with the plan,
+plan on all four boards held to a line budget that grows with the plan,
 not with the raw consoles."""
 import json
 import os
@@ -158,7 +158,7 @@ def tree_copy(tmp_path):
     """The tree linked (run-qemu makes its image there: already made), tools/
     copied: run-suite writes its logs and report under tmp_path/build, not
     the tree's."""
-    for d in ("ref405ep", "pc", "sandbox", "tools"):
+    for d in ("ref405ep", "ppce500", "pc", "sandbox", "tools"):
         if not os.path.exists(os.path.join(TOP, "build", d)):
             pytest.skip(f"build/{d} missing: make all sandbox tools first")
     for name in os.listdir(TOP):
@@ -173,7 +173,7 @@ def tree_copy(tmp_path):
 
 
 def test_console_within_its_line_budget(tmp_path):
-    """A real small plan on all three boards: the console has a line per
+    """A real small plan on all four boards: the console has a line per
     board x probe, the tables once without empty rows, the differences, and
     a few more lines; never the raw stream or a line per mode."""
     top = tree_copy(tmp_path)
@@ -183,7 +183,7 @@ def test_console_within_its_line_budget(tmp_path):
                        env={k: v for k, v in os.environ.items() if k != "V"})
     out = p.stdout.splitlines()
     assert p.returncode == 0, p.stdout + p.stderr
-    boards = ["ref405ep", "pc", "sandbox"]
+    boards = ["ref405ep", "ppce500", "pc", "sandbox"]
     for b in boards:
         for probe in probes:
             assert sum(re.match(rf"^  \[ *\d+/\d+\] {b} +{probe} ", l) is not None for l in out) == 1, out
@@ -205,7 +205,7 @@ def test_console_within_its_line_budget(tmp_path):
         prefix = 3 if " Run " in rows[dashes[0] - 2] else 2
         table_lines += 6 + sum(len(r.split()) > prefix for r in rows[dashes[0] + 1:])
     diff_lines = 0
-    for b in ("ref405ep", "pc"):
+    for b in ("ref405ep", "ppce500", "pc"):
         c = json.load(open(report / f"{b}.json"))["comparisons"][0]
         diff_lines += 3 + 2 * len({m["metric"].split(".")[0] for m in c["metrics"]})
     budget = len(boards) * len(probes) + len(boards) + table_lines + diff_lines + 6
