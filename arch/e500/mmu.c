@@ -37,7 +37,6 @@
 #include <string.h>
 #include "arch.h"
 #include "boot_info.h"
-#include "mem.h"
 #include "mmu_arch.h"
 #include "pagetable.h"
 #include "report.h"
@@ -298,13 +297,14 @@ static const struct mmu_ops e500_ops = {
 static const struct mmu_mode mode_real = { "real",
 	"the boot translation: one TLB1 entry maps RAM 1:1 (Book-E has no real mode)", 0, 0 };
 static const struct mmu_mode mode_normal = { "normal",
-	"4K PTEs refilled into TLB0; TLB1 pins only the miss handlers' image and tables",
+	"4K PTEs refilled into TLB0, the kernel's too; TLB1 pins only the vectors' 4 KiB",
 	&e500_ops, V_NORMAL };
 static const struct mmu_mode mode_pinned = { "pinned",
 	"4K PTEs, plus pins=N 16M TLB1 entries over the low N x 16M (the kernel pinned)",
 	&e500_ops, V_PINNED };
 static const struct mmu_mode mode_large = { "largepte",
-	"RAM in lpsize pages (default 16m) loaded into TLB1 by the miss handler, round robin",
+	"RAM in lpsize pages (default 16m) loaded into TLB1 by the miss handler, round robin; "
+	"the one holding the vectors kept",
 	&e500_ops, V_LARGE };
 
 const struct mmu_mode *const mmu_modes[] = { &mode_real, &mode_normal, &mode_pinned, &mode_large, 0 };
