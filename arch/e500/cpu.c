@@ -8,7 +8,7 @@
 #include "report.h"
 
 extern char __free_ram_start[];
-static char probe_mem_note[128];
+static char probe_mem_note[160];
 
 const char arch_name[] = "e500";
 
@@ -71,7 +71,11 @@ void arch_describe_cpu(void)
 		    (unsigned long)mem_ram_end());
 }
 
-/* Probe memory: from past the image to the end of RAM.  Nothing of the
+/* Probe memory: from past the image to the end of RAM, or, after U-Boot's
+ * go (the one entry exit=return can go back to), to below its stack less
+ * 1 MiB: U-Boot relocates itself to the top of RAM and keeps its stack,
+ * heap and global data just below, all of which it needs again (as the
+ * 405's path does).  After bootm and QEMU's own boot nothing of the
  * loader's is kept: there is no way back to it (the boot translation
  * replaced its TLB1 entries), and what we need of its device tree was
  * read at entry. */
@@ -80,13 +84,22 @@ void e500_set_probe_mem(uint64_t ram_bytes)
 	/* From the 4 MiB after the image's: a directory word (4 MiB) then
 	 * holds the image or probe memory, never both. */
 	uintptr_t start = (((uintptr_t)__image_start >> 22) + 1) << 22;
+	uint64_t end = ram_bytes;
+	uint32_t sp = loader_regs.r1;
 
 	if (start < (uintptr_t)__free_ram_start)
 		start = (uintptr_t)__free_ram_start;
-	snprintf(probe_mem_note, sizeof(probe_mem_note),
-		 "from the 4 MiB after the image's to the end of RAM: no way back to the loader, so none "
-		 "of its memory is kept");
-	mem_set_free_ram(start, ram_bytes);
+	if (arch_can_return() && sp < ram_bytes && sp >= start + (2u << 20)) {
+		end = (sp - (1u << 20)) & ~0xfffffu;
+		snprintf(probe_mem_note, sizeof(probe_mem_note),
+			 "from the 4 MiB after the image's to below go's stack at %#lx less 1 MiB: "
+			 "U-Boot, which exit=return goes back to, lies above", (unsigned long)sp);
+	} else {
+		snprintf(probe_mem_note, sizeof(probe_mem_note),
+			 "from the 4 MiB after the image's to the end of RAM: no way back to the loader, "
+			 "so none of its memory is kept");
+	}
+	mem_set_free_ram(start, end);
 }
 
 void arch_report_measurements(void)
