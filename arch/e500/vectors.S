@@ -24,6 +24,7 @@
  * SPRG6/7 = vector number and CR in the common path.
  */
 #include "e500.h"
+#include "../powerpc/frame.h"
 
 /* One stub: 16 bytes, IVOR-aligned (IVOR's low 4 bits are ignored). */
 #define STUB(n)								\
@@ -200,53 +201,10 @@ exc_common:
 	beq-	4f
 	mfspr	r10, SPR_SRR1		/* the interrupted MSR: */
 	andi.	r10, r10, MSR_PR	/* from problem state? */
-	bne-	3f			/* yes: the kernel stack, not r1 */
-4:	lis	r10, (__stack_bottom + 1024)@ha	/* is r1 inside our stack? */
-	addi	r10, r10, (__stack_bottom + 1024)@l
-	cmplw	r1, r10			/* r1 against the stack's low end */
-	blt-	1f			/* below it (or overflowed): emergency stack */
-	lis	r10, __stack_top@ha
-	addi	r10, r10, __stack_top@l
-	cmplw	r1, r10			/* r1 against its high end */
-	bgt-	1f			/* above it: emergency stack */
-	addi	r10, r1, -(256 + F_SIZE)	/* a frame well below r1 */
-	b	2f
-1:	lis	r10, (e500_exc_stack_top - F_SIZE)@ha	/* emergency stack's top frame */
-	addi	r10, r10, (e500_exc_stack_top - F_SIZE)@l
-	b	2f
-3:	lis	r10, e500_user_ksp@ha	/* user_enter's kernel stack pointer */
-	lwz	r10, e500_user_ksp@l(r10)
-	cmpwi	r10, 0			/* none (not in user_enter): */
-	beq-	1b			/* the emergency stack */
-	addi	r10, r10, -(256 + F_SIZE)	/* a frame well below it */
-2:	rlwinm	r10, r10, 0, 0, 27	/* 16-byte aligned */
-	stw	r0, F_GPR + 0(r10)	/* r0 */
-	stw	r1, F_GPR + 4(r10)	/* r1 as interrupted */
-	stw	r2, F_GPR + 8(r10)	/* r2..r9 */
-	stw	r3, F_GPR + 12(r10)
-	stw	r4, F_GPR + 16(r10)
-	stw	r5, F_GPR + 20(r10)
-	stw	r6, F_GPR + 24(r10)
-	stw	r7, F_GPR + 28(r10)
-	stw	r8, F_GPR + 32(r10)
-	stw	r9, F_GPR + 36(r10)
-	stmw	r12, F_GPR + 48(r10)	/* r12..r31 */
-	mfspr	r0, SPR_SPRG0		/* the stub kept r10 here */
-	stw	r0, F_GPR + 40(r10)
-	mfspr	r0, SPR_SPRG1		/* and r11 here */
-	stw	r0, F_GPR + 44(r10)
-	mfspr	r0, SPR_SPRG7		/* CR */
-	stw	r0, F_CR(r10)
-	mflr	r0			/* LR, CTR, XER */
-	stw	r0, F_LR(r10)
-	mfctr	r0
-	stw	r0, F_CTR(r10)
-	mfxer	r0
-	stw	r0, F_XER(r10)
-	mfspr	r0, SPR_SRR0		/* PC and MSR of the interrupted code */
-	stw	r0, F_SRR0(r10)
-	mfspr	r0, SPR_SRR1
-	stw	r0, F_SRR1(r10)
+	bne-	3f			/* yes: the kernel stack, not r1 (FRAME_CHOOSE's 3) */
+4:	FRAME_CHOOSE(e500_exc_stack_top, e500_user_ksp)	/* r10 = the frame */
+	FRAME_SAVE_GPRS
+	FRAME_SAVE_SPECIAL
 	mfspr	r0, SPR_CSRR0		/* the same for critical interrupts */
 	stw	r0, F_CSRR0(r10)
 	mfspr	r0, SPR_CSRR1
@@ -257,15 +215,7 @@ exc_common:
 	stw	r0, F_MCSRR1(r10)
 	mfspr	r0, SPR_MCSR
 	stw	r0, F_MCSR(r10)
-	mfspr	r0, SPR_DEAR		/* faulting data address */
-	stw	r0, F_DEAR(r10)
-	mfspr	r0, SPR_ESR		/* why (store, illegal...) */
-	stw	r0, F_ESR(r10)
-	mfspr	r0, SPR_SPRG6		/* the vector number */
-	stw	r0, F_VEC(r10)
-	addi	r1, r10, -16		/* C's frame below ours */
-	li	r0, 0
-	stw	r0, 0(r1)		/* a zero back chain ends traces */
+	FRAME_SAVE_CAUSE
 	mfmsr	r0			/* C in address space 0 again: SRR0/1 */
 	rlwinm	r0, r0, 0, ~MSR_DS	/* and SPRG0/1 are saved, so its own */
 	mtmsr	r0			/* misses may nest from here */
@@ -276,32 +226,7 @@ exc_common:
 	ori	r0, r0, MSR_DS		/* come between SRR0/1's restore and */
 	mtmsr	r0			/* the rfi */
 	isync
-	addi	r10, r1, 16		/* our frame again */
-	lwz	r0, F_SRR0(r10)		/* where to resume (C may have moved it) */
-	mtspr	SPR_SRR0, r0
-	lwz	r0, F_SRR1(r10)		/* MSR to resume with */
-	mtspr	SPR_SRR1, r0
-	lwz	r0, F_CR(r10)		/* CR, LR, CTR, XER back */
-	mtcrf	0xff, r0
-	lwz	r0, F_LR(r10)
-	mtlr	r0
-	lwz	r0, F_CTR(r10)
-	mtctr	r0
-	lwz	r0, F_XER(r10)
-	mtxer	r0
-	lwz	r0, F_GPR + 0(r10)	/* the GPRs back, r10 last */
-	lwz	r2, F_GPR + 8(r10)
-	lwz	r3, F_GPR + 12(r10)
-	lwz	r4, F_GPR + 16(r10)
-	lwz	r5, F_GPR + 20(r10)
-	lwz	r6, F_GPR + 24(r10)
-	lwz	r7, F_GPR + 28(r10)
-	lwz	r8, F_GPR + 32(r10)
-	lwz	r9, F_GPR + 36(r10)
-	lmw	r12, F_GPR + 48(r10)	/* r12..r31 */
-	lwz	r11, F_GPR + 44(r10)
-	lwz	r1, F_GPR + 4(r10)	/* the interrupted stack pointer */
-	lwz	r10, F_GPR + 40(r10)	/* last: it was the base */
+	FRAME_RESTORE
 	rfi				/* retry, or go on (SRR1: DS as it was) */
 	b	.
 	.globl	e500_vectors_end	/* the pinned code ends here (the */
