@@ -2,7 +2,9 @@
  * User mode on the e500 (include/user.h): the way in (user_enter, an rfi
  * into problem state), the way out (e500_user_return, from the exception
  * path in C); the user routine is arch/powerpc/user_code.S.
- * The same logic as the 405's (arch/ppc405/user_mode.S): plain PowerPC.
+ * The way in and the way out's first half are the 405's too: plain PowerPC,
+ * arch/powerpc/user_mode.h.  The return's second half is the e500's
+ * own: EE off first, mtsrr0 .. rfi in one 16-byte block (below).
  *
  * While user code runs, e500_user_ksp holds the kernel stack pointer
  * user_enter left: vectors.S's common path builds the frame of every
@@ -12,11 +14,7 @@
  * kept): only MSR[PR] changes, and the MAS3 U* bits decide what it may do.
  */
 #include "e500.h"
-
-#define KFRAME	96		/* user_enter's frame: CR, r2, r13..r31 */
-#define K_CR	8
-#define K_R2	12
-#define K_R13	16		/* 19 words: 16..91 */
+#include "../powerpc/user_mode.h"
 
 	.text
 /*
@@ -25,38 +23,7 @@
  */
 	.globl	e500_user_enter
 e500_user_enter:
-	stwu	r1, -KFRAME(r1)		/* our frame on the kernel stack */
-	mflr	r0			/* the return address ... */
-	stw	r0, KFRAME + 4(r1)	/* ... in the caller's LR save word */
-	mfcr	r0			/* CR: its fields 2..4 are the caller's */
-	stw	r0, K_CR(r1)
-	stw	r2, K_R2(r1)		/* r2 and the non-volatile r13..r31 */
-	stmw	r13, K_R13(r1)
-	lis	r6, e500_user_ksp@ha	/* exceptions from user mode: frames ... */
-	stw	r1, e500_user_ksp@l(r6)	/* ... below this frame */
-	mfmsr	r7			/* the kernel's MSR ... */
-	lis	r6, e500_user_kmsr@ha
-	stw	r7, e500_user_kmsr@l(r6)	/* ... for the way back */
-	ori	r7, r7, MSR_PR		/* the same with problem state: AS 0, EE as now */
-	lis	r6, e500_user_zeros@ha	/* no kernel value into user mode: */
-	addi	r6, r6, e500_user_zeros@l
-	lmw	r8, 0(r6)		/* r8..r31 = 0, before SRR0/1 are set:
-					 * no access may come between them */
-	wrteei	0			/* nor an interrupt (SRR1 = r7 gives EE back) */
-	b	1f			/* to the block below */
-	.balignl 64, 0x60000000		/* (nops) mtsrr0 .. rfi in one 64-byte block */
-1:	mtsrr0	r3			/* where user mode starts */
-	mtsrr1	r7			/* the MSR it runs with */
-	mr	r1, r4			/* its stack */
-	mr	r3, r5			/* its argument */
-	li	r0, 0			/* and r0, r2, r4..r7 */
-	li	r2, 0
-	li	r4, 0
-	li	r5, 0
-	li	r6, 0
-	li	r7, 0
-	rfi				/* into problem state */
-	b	.			/* no prefetch past rfi */
+	USER_ENTER(e500_user_ksp, e500_user_kmsr, e500_user_zeros)
 
 /*
  * void e500_user_return(int rc (r3)): from the exception path (C, in
@@ -67,14 +34,7 @@ e500_user_enter:
 	.globl	e500_user_return
 e500_user_return:
 	wrteei	0			/* SRR0/1 below: nothing in between */
-	lis	r6, e500_user_ksp@ha	/* user_enter's frame */
-	lwz	r1, e500_user_ksp@l(r6)
-	li	r0, 0			/* no longer in user mode */
-	stw	r0, e500_user_ksp@l(r6)
-	lwz	r0, K_CR(r1)		/* CR back */
-	mtcrf	0xff, r0
-	lwz	r2, K_R2(r1)		/* r2, r13..r31 back */
-	lmw	r13, K_R13(r1)
+	USER_RETURN_RESTORE(e500_user_ksp)
 	lis	r6, e500_user_kmsr@ha
 	lwz	r6, e500_user_kmsr@l(r6)
 	lwz	r0, KFRAME + 4(r1)	/* user_enter's return address */

@@ -1,7 +1,10 @@
 /*
  * User mode on the 405 (include/user.h): the way in (user_enter, an rfi
  * into problem state), the way out (ppc405_user_return, from the exception
- * path in C); the user routine is arch/powerpc/user_code.S.
+ * path in C); the user routine is arch/powerpc/user_code.S.  The way in and
+ * the way out's first half are the e500's too: plain PowerPC,
+ * arch/powerpc/user_mode.h.  User mode runs with the kernel's MSR and PR:
+ * IR/DR as the mode has them (off in real), EE as before.
  *
  * While user code runs, ppc405_user_ksp holds the kernel stack pointer
  * user_enter left: vectors.S's common path builds the frame of every
@@ -10,11 +13,7 @@
  * has it), which the null call and the return put back.
  */
 #include "ppc405.h"
-
-#define KFRAME	96		/* user_enter's frame: CR, r2, r13..r31 */
-#define K_CR	8
-#define K_R2	12
-#define K_R13	16		/* 19 words: 16..91 */
+#include "../powerpc/user_mode.h"
 
 	.text
 /*
@@ -23,41 +22,7 @@
  */
 	.globl	ppc405_user_enter
 ppc405_user_enter:
-	stwu	r1, -KFRAME(r1)		/* our frame on the kernel stack */
-	mflr	r0			/* the return address ... */
-	stw	r0, KFRAME + 4(r1)	/* ... in the caller's LR save word */
-	mfcr	r0			/* CR: its fields 2..4 are the caller's */
-	stw	r0, K_CR(r1)
-	stw	r2, K_R2(r1)		/* r2 and the non-volatile r13..r31 */
-	stmw	r13, K_R13(r1)
-	lis	r6, ppc405_user_ksp@ha	/* exceptions from user mode: frames ... */
-	stw	r1, ppc405_user_ksp@l(r6)	/* ... below this frame */
-	mfmsr	r7			/* the kernel's MSR ... */
-	lis	r6, ppc405_user_kmsr@ha
-	stw	r7, ppc405_user_kmsr@l(r6)	/* ... for the way back */
-	ori	r7, r7, MSR_PR		/* the same with problem state: IR/DR as the
-					 * mode has them (off in real), EE as now */
-	lis	r6, user_zeros@ha	/* no kernel value into user mode: */
-	addi	r6, r6, user_zeros@l
-	lmw	r8, 0(r6)		/* r8..r31 = 0, before SRR0/1 are set: a
-					 * TLB miss on user_zeros overwrites them */
-	wrteei	0			/* nor may an interrupt come in between
-					 * (SRR1 = r7 gives EE back) */
-	b	1f			/* to the block below */
-	.balignl 64, 0x60000000		/* (nops) mtsrr0 .. rfi in one 64-byte
-					 * block: no ITLB miss between them */
-1:	mtsrr0	r3			/* where user mode starts */
-	mtsrr1	r7			/* the MSR it runs with */
-	mr	r1, r4			/* its stack */
-	mr	r3, r5			/* its argument */
-	li	r0, 0			/* and r0, r2, r4..r7 */
-	li	r2, 0
-	li	r4, 0
-	li	r5, 0
-	li	r6, 0
-	li	r7, 0
-	rfi				/* into problem state */
-	b	.			/* no prefetch past rfi */
+	USER_ENTER(ppc405_user_ksp, ppc405_user_kmsr, user_zeros)
 
 /*
  * void ppc405_user_return(int rc (r3)): from the exception path (C, in
@@ -67,14 +32,7 @@ ppc405_user_enter:
  */
 	.globl	ppc405_user_return
 ppc405_user_return:
-	lis	r6, ppc405_user_ksp@ha	/* user_enter's frame */
-	lwz	r1, ppc405_user_ksp@l(r6)
-	li	r0, 0			/* no longer in user mode */
-	stw	r0, ppc405_user_ksp@l(r6)
-	lwz	r0, K_CR(r1)		/* CR back */
-	mtcrf	0xff, r0
-	lwz	r2, K_R2(r1)		/* r2, r13..r31 back */
-	lmw	r13, K_R13(r1)
+	USER_RETURN_RESTORE(ppc405_user_ksp)
 	lwz	r0, KFRAME + 4(r1)	/* user_enter's return address */
 	mtsrr0	r0			/* rfi goes there ... */
 	lis	r6, ppc405_user_kmsr@ha
