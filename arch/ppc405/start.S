@@ -4,6 +4,8 @@
  * Turns interrupts off, keeps what we need to return to U-Boot, sets up
  * our stack and BSS, then calls ppc405_entry() in C.
  */
+#include "../powerpc/start.h"
+
 #define SPR_TSR		984
 #define SPR_TCR		986
 #define SPR_PIT		987
@@ -83,38 +85,7 @@ entry:
 	mtspr	SPR_TSR, r10
 	isync
 
-	/* Keep the loader's r3-r7 in non-volatile registers across BSS clearing. */
-	mr	r27, r3
-	mr	r28, r4
-	mr	r29, r5
-	mr	r30, r6
-	mr	r31, r7
-
-	/* Our own stack; a zero back chain ends stack traces. */
-	lis	r1, __stack_top@ha
-	addi	r1, r1, __stack_top@l
-	li	r0, 0
-	stwu	r0, -16(r1)
-
-	/* Clear BSS, a word at a time (the linker script aligns both ends). */
-	lis	r3, __bss_start@ha
-	addi	r3, r3, __bss_start@l
-	lis	r4, __bss_end@ha
-	addi	r4, r4, __bss_end@l
-1:	cmplw	r3, r4
-	bge	2f
-	stw	r0, 0(r3)
-	addi	r3, r3, 4
-	b	1b
-
-	/* ppc405_entry(r3, r4, r5, r6, r7) never returns. */
-2:	mr	r3, r27
-	mr	r4, r28
-	mr	r5, r29
-	mr	r6, r30
-	mr	r7, r31
-	bl	ppc405_entry
-3:	b	3b
+	START_C(ppc405_entry)		/* stack, BSS, then C: never returns */
 
 /*
  * ppc405_dcache_flush_all(bytes): write back and drop every line of the
