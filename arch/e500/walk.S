@@ -14,21 +14,14 @@
  * *ticks = timebase ticks of the loop.
  */
 #include "e500.h"
+#include "../powerpc/walk.h"
 
 	.section .vectors, "ax"		/* pinned: see above */
 	.balign	256			/* all of it on one page (< 256 bytes) */
 	.globl	e500_walk_pass, e500_walk_loop, e500_walk_loop_end
 e500_walk_pass:
-	cmpwi	r5, 0			/* warm passes? */
-	beq	2f
-1:	mtctr	r4			/* a warm pass: pages ... */
-	mr	r9, r3			/* ... from base */
-3:	lwz	r0, 0(r9)		/* one load ... */
-	addi	r9, r9, 4096		/* ... per 4K page */
-	bdnz	3b
-	addic.	r5, r5, -1		/* another warm pass? */
-	bne	1b
-2:	lis	r8, mmu_count@ha	/* the counters */
+	WALK_WARM_PASSES
+	lis	r8, mmu_count@ha	/* the counters */
 	addi	r8, r8, mmu_count@l
 	mfmsr	r7			/* the MSR as it is, */
 	ori	r5, r7, MSR_DS		/* and with data in address space 1 */
@@ -37,14 +30,7 @@ e500_walk_pass:
 	lwz	r9, MMU_STATE_BYTES + MMU_DTLB_OFF(r8)	/* dtlb_misses before */
 	mtmsr	r7			/* the walk's loads in address space 0 */
 	isync
-	mtctr	r4			/* pages */
-	mftb	r10			/* start */
-e500_walk_loop:
-1:	lwz	r0, 0(r3)		/* one load ... */
-	addi	r3, r3, 4096		/* ... per 4K page */
-	bdnz	1b
-e500_walk_loop_end:
-	mftb	r11			/* end */
+	WALK_TIMED_PASS(e500_walk_loop, e500_walk_loop_end)
 	mtmsr	r5			/* address space 1 again */
 	isync
 	lwz	r12, MMU_STATE_BYTES + MMU_DTLB_OFF(r8)	/* dtlb_misses after */

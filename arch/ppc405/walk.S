@@ -11,21 +11,14 @@
  * ticks of the loop.
  */
 #include "ppc405.h"
+#include "../powerpc/walk.h"
 
 	.text
 	.balign	256			/* all of it on one page (< 256 bytes) */
 	.globl	ppc405_walk_pass, ppc405_walk_loop, ppc405_walk_loop_end
 ppc405_walk_pass:
-	cmpwi	r5, 0			/* warm passes? */
-	beq	2f
-1:	mtctr	r4			/* a warm pass: pages ... */
-	mr	r9, r3			/* ... from base */
-3:	lwz	r0, 0(r9)		/* one load ... */
-	addi	r9, r9, 4096		/* ... per 4K page */
-	bdnz	3b
-	addic.	r5, r5, -1		/* another warm pass? */
-	bne	1b
-2:	mr	r5, r6			/* &ticks */
+	WALK_WARM_PASSES
+	mr	r5, r6			/* &ticks */
 	mfmsr	r6			/* the MSR we run with */
 	rlwinm	r7, r6, 0, 28, 26	/* the same with DR (0x10) cleared */
 	lis	r8, mmu_count@ha	/* the counters (vectors.S) */
@@ -35,14 +28,7 @@ ppc405_walk_pass:
 	lwz	r9, MMU_STATE_BYTES + MMU_DTLB_OFF(r8)	/* ... dtlb_misses before */
 	mtmsr	r6			/* translation as it was */
 	isync
-	mtctr	r4			/* pages */
-	mftb	r10			/* start */
-ppc405_walk_loop:
-1:	lwz	r0, 0(r3)		/* one load ... */
-	addi	r3, r3, 4096		/* ... per 4K page */
-	bdnz	1b
-ppc405_walk_loop_end:
-	mftb	r11			/* end */
+	WALK_TIMED_PASS(ppc405_walk_loop, ppc405_walk_loop_end)
 	mtmsr	r7			/* data translation off ... */
 	isync
 	lwz	r12, MMU_STATE_BYTES + MMU_DTLB_OFF(r8)	/* ... dtlb_misses after */
