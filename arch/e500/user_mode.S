@@ -48,15 +48,4 @@ e500_user_return:
 	rfi				/* r3 = rc */
 	b	.
 
-	.section .rodata.e500_user_zeros, "a"
-	.align	2
-e500_user_zeros:
-	.space	24 * 4			/* r8..r31 at user_enter */
-
-	.section .bss.e500_user, "aw", @nobits
-	.align	2
-	.globl	e500_user_ksp, e500_user_kmsr
-e500_user_ksp:
-	.space	4			/* kernel r1 while in user mode, else 0 */
-e500_user_kmsr:
-	.space	4			/* the kernel's MSR at user_enter */
+	USER_MODE_DATA(e500)	/* e500_user_zeros, _ksp, _kmsr */

@@ -68,4 +68,20 @@
 	lwz	r2, K_R2(r1);		/* r2, r13..r31 back */			\
 	lmw	r13, K_R13(r1)
 
+/* The words user mode needs, for prefix e500 or ppc405: prefix_user_zeros
+ * (USER_ENTER's r8..r31), prefix_user_ksp (kernel r1 while in user mode,
+ * else 0) and prefix_user_kmsr (the kernel's MSR at user_enter). */
+#define USER_MODE_DATA(prefix)							\
+	.section .rodata.prefix##_user_zeros, "a";				\
+	.align	2;								\
+prefix##_user_zeros:								\
+	.space	24 * 4;			/* r8..r31 at user_enter */		\
+	.section .bss.prefix##_user, "aw", @nobits;				\
+	.align	2;								\
+	.globl	prefix##_user_ksp, prefix##_user_kmsr;				\
+prefix##_user_ksp:								\
+	.space	4;			/* kernel r1 while in user mode, else 0 */ \
+prefix##_user_kmsr:								\
+	.space	4			/* the kernel's MSR at user_enter */
+
 #endif

@@ -22,7 +22,7 @@
  */
 	.globl	ppc405_user_enter
 ppc405_user_enter:
-	USER_ENTER(ppc405_user_ksp, ppc405_user_kmsr, user_zeros)
+	USER_ENTER(ppc405_user_ksp, ppc405_user_kmsr, ppc405_user_zeros)
 
 /*
  * void ppc405_user_return(int rc (r3)): from the exception path (C, in
@@ -43,15 +43,4 @@ ppc405_user_return:
 	rfi				/* r3 = rc */
 	b	.
 
-	.section .rodata.ppc405_user_zeros, "a"
-	.align	2
-user_zeros:
-	.space	24 * 4			/* r8..r31 at user_enter */
-
-	.section .bss.ppc405_user, "aw", @nobits
-	.align	2
-	.globl	ppc405_user_ksp, ppc405_user_kmsr
-ppc405_user_ksp:
-	.space	4			/* kernel r1 while in user mode, else 0 */
-ppc405_user_kmsr:
-	.space	4			/* the kernel's MSR at user_enter */
+	USER_MODE_DATA(ppc405)	/* ppc405_user_zeros, _ksp, _kmsr */
