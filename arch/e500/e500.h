@@ -173,20 +173,7 @@
 #ifndef __ASSEMBLY__
 #include <stdint.h>
 
-#define mfspr(n) ({ uint32_t v_; __asm__ volatile("mfspr %0, %1" : "=r"(v_) : "i"(n)); v_; })
-#define mtspr(n, v) __asm__ volatile("mtspr %0, %1" : : "i"(n), "r"((uint32_t)(v)) : "memory")
-
-static inline uint32_t mfmsr(void)
-{
-	uint32_t v;
-	__asm__ volatile("mfmsr %0" : "=r"(v));
-	return v;
-}
-
-static inline void mtmsr(uint32_t v)
-{
-	__asm__ volatile("mtmsr %0; isync" : : "r"(v) : "memory");
-}
+#include "../powerpc/reg.h"
 
 /* One TLB entry from its MAS words (MAS7: physical address bits 32..35). */
 static inline void e500_tlbwe(uint32_t mas0, uint32_t mas1, uint32_t mas2, uint32_t mas3,

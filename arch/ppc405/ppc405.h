@@ -114,26 +114,14 @@
 #ifndef __ASSEMBLY__
 #include <stdint.h>
 
+#include "../powerpc/reg.h"
+
 /* A host test (selftest/test_ppc405_clocks.py) defines its own mfspr and
  * mfdcr to run clocks.c's decoding with a 405GP's registers. */
-#ifndef mfspr
-#define mfspr(n) ({ uint32_t v_; __asm__ volatile("mfspr %0, %1" : "=r"(v_) : "i"(n)); v_; })
-#define mtspr(n, v) __asm__ volatile("mtspr %0, %1" : : "i"(n), "r"((uint32_t)(v)) : "memory")
+#ifndef mfdcr
 #define mfdcr(n) ({ uint32_t v_; __asm__ volatile("mfdcr %0, %1" : "=r"(v_) : "i"(n)); v_; })
 #define mtdcr(n, v) __asm__ volatile("mtdcr %0, %1" : : "i"(n), "r"((uint32_t)(v)) : "memory")
 #endif
-
-static inline uint32_t mfmsr(void)
-{
-	uint32_t v;
-	__asm__ volatile("mfmsr %0" : "=r"(v));
-	return v;
-}
-
-static inline void mtmsr(uint32_t v)
-{
-	__asm__ volatile("mtmsr %0; isync" : : "r"(v) : "memory");
-}
 
 /* The U-Boot bd_t fields a 4xx U-Boot (1.x to 2017) and QEMU's ref405ep
  * both place at these offsets. */
