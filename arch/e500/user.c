@@ -6,15 +6,10 @@
  * holds the user routine; the system call and user-mode faults arrive in
  * exceptions.c (e500_user_exception), which calls the null-call hook here
  * or leaves user mode. */
-#include <stddef.h>
 #include "e500.h"
 #include "user.h"
-
-#define JOB_AT(field, off) _Static_assert(offsetof(struct proc_job, field) == off, #field)
-JOB_AT(rounds, J_ROUNDS); JOB_AT(touch_base, J_BASE); JOB_AT(touch_pages, J_PAGES);
-JOB_AT(write, J_WRITE); JOB_AT(calls, J_CALLS); JOB_AT(sum, J_SUM);
-_Static_assert(USER_CALL_NULL == POWERPC_CALL_NULL && USER_CALL_EXIT == POWERPC_CALL_EXIT,
-	       "call numbers");
+#include "../powerpc/cache.h"
+#include "../powerpc/user_mode.h"
 
 int e500_user_enter(uintptr_t entry, uintptr_t sp, uintptr_t arg);	/* user_mode.S */
 static void (*null_call)(void);
@@ -34,14 +29,7 @@ void user_set_null_call(void (*fn)(void)) { null_call = fn; }
  * instruction cache's lines dropped (32-byte lines) before it runs. */
 int user_enter(uintptr_t entry, uintptr_t sp, uintptr_t arg)
 {
-	uint32_t end = entry + (user_code_end - user_code);
-
-	for (uint32_t a = entry & ~31u; a < end; a += 32)
-		__asm__ volatile("dcbst 0, %0" : : "r"(a) : "memory");
-	__asm__ volatile("msync");
-	for (uint32_t a = entry & ~31u; a < end; a += 32)
-		__asm__ volatile("icbi 0, %0" : : "r"(a) : "memory");
-	__asm__ volatile("msync; isync");
+	powerpc_sync_icache(entry, entry + (user_code_end - user_code));
 	return e500_user_enter(entry, sp, arg);
 }
 
@@ -50,11 +38,5 @@ int user_enter(uintptr_t entry, uintptr_t sp, uintptr_t arg)
  * back through the common path. */
 void e500_user_null_call(void)
 {
-	uint32_t msr = mfmsr();
-
-	if (!null_call)
-		return;
-	mtmsr(e500_user_kmsr);
-	null_call();
-	mtmsr(msr);
+	powerpc_user_null_call(&null_call, e500_user_kmsr);
 }

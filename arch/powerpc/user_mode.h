@@ -6,9 +6,14 @@
  * ksp is the word that holds that stack pointer while user code runs (the
  * common path, arch/powerpc/frame.h FRAME_CHOOSE, builds frames below it),
  * kmsr the kernel's MSR for the way back, zeros 24 zero words (r8..r31).
+ * For C (each user.c): the job's offsets and the call numbers asserted
+ * against the C definitions, and the null-call hook's MSR switch (needs the
+ * arch header's mfmsr and mtmsr).
  */
 #ifndef POWERPC_USER_MODE_H
 #define POWERPC_USER_MODE_H
+
+#ifdef __ASSEMBLY__
 
 #define KFRAME	96		/* user_enter's frame: CR, r2, r13..r31 */
 #define K_CR	8
@@ -83,5 +88,34 @@ prefix##_user_ksp:								\
 	.space	4;			/* kernel r1 while in user mode, else 0 */ \
 prefix##_user_kmsr:								\
 	.space	4			/* the kernel's MSR at user_enter */
+
+#else /* C */
+#include <stddef.h>
+#include "proc.h"
+#include "user.h"
+#include "user_job.h"
+
+/* user_code.S reads the job and makes the calls by these numbers. */
+#define JOB_AT(field, off) _Static_assert(offsetof(struct proc_job, field) == off, #field)
+JOB_AT(rounds, J_ROUNDS); JOB_AT(touch_base, J_BASE); JOB_AT(touch_pages, J_PAGES);
+JOB_AT(write, J_WRITE); JOB_AT(calls, J_CALLS); JOB_AT(sum, J_SUM);
+_Static_assert(USER_CALL_NULL == POWERPC_CALL_NULL && USER_CALL_EXIT == POWERPC_CALL_EXIT,
+	       "call numbers");
+
+/* From the system call's exception path: the hook *fn (if any) with kmsr,
+ * the kernel's MSR at user_enter, then the exception's MSR again for the
+ * way back through the common path. */
+static inline void powerpc_user_null_call(void (*const *fn)(void), uint32_t kmsr)
+{
+	uint32_t msr = mfmsr();
+
+	if (!*fn)
+		return;
+	mtmsr(kmsr);
+	(*fn)();
+	mtmsr(msr);
+}
+
+#endif
 
 #endif

@@ -11,6 +11,7 @@
 #include "ppc405.h"
 #include "proc.h"
 #include "report.h"
+#include "../powerpc/cache.h"
 
 /* vectors.S: the vector pieces, and where they go (linker script). */
 struct vector_piece {
@@ -164,18 +165,10 @@ void ppc405_exception(struct ppc405_frame *f)
 	exit(report_abort(why));
 }
 
-/* Make stores to code visible to instruction fetch: write the data cache
- * lines back, drop the instruction cache lines (32-byte lines on the 405). */
+/* Make stores to code (the vector pieces) visible to instruction fetch. */
 static void sync_icache(const void *start, uint32_t bytes)
 {
-	uint32_t a = (uint32_t)start & ~31u, end = (uint32_t)start + bytes;
-
-	for (uint32_t p = a; p < end; p += 32)
-		__asm__ volatile("dcbst 0, %0" : : "r"(p) : "memory");
-	__asm__ volatile("sync");
-	for (uint32_t p = a; p < end; p += 32)
-		__asm__ volatile("icbi 0, %0" : : "r"(p) : "memory");
-	__asm__ volatile("sync; isync");
+	powerpc_sync_icache((uint32_t)start, (uint32_t)start + bytes);
 }
 
 void arch_init(struct boot_info *bi)
