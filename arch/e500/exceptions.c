@@ -11,6 +11,7 @@
 #include "mmu_arch.h"
 #include "proc.h"
 #include "report.h"
+#include "../powerpc/exception.h"
 
 #define FRAME_AT(field, off) _Static_assert(offsetof(struct e500_frame, field) == off, #field)
 FRAME_AT(gpr, F_GPR); FRAME_AT(cr, F_CR); FRAME_AT(lr, F_LR); FRAME_AT(ctr, F_CTR);
@@ -59,41 +60,19 @@ static uint32_t pc_of(const struct e500_frame *f, uint32_t *msr, const char **wh
 	return f->srr0;
 }
 
-static int frame_ok(uint32_t fp)
-{
-	extern char e500_exc_stack_top[];
-	return !(fp & 3) && ((fp >= (uint32_t)__stack_bottom && fp < (uint32_t)__stack_top) ||
-			     (fp >= (uint32_t)e500_exc_stack_top - 8192 && fp < (uint32_t)e500_exc_stack_top));
-}
+extern char e500_exc_stack_top[];	/* vectors.S: the emergency stack */
 
 static void dump(const struct e500_frame *f)
 {
 	const char *which;
 	uint32_t msr, pc = pc_of(f, &msr, &which);
-	char line[160];
-	int n;
 
 	report_diag("exception: %s (IVOR%lu) at PC 0x%08lx (%s)", vector_name(f->vector),
 		    (unsigned long)f->vector, (unsigned long)pc, which);
 	report_diag("  MSR 0x%08lx DEAR 0x%08lx ESR 0x%08lx MCSR 0x%08lx", (unsigned long)msr,
 		    (unsigned long)f->dear, (unsigned long)f->esr, (unsigned long)f->mcsr);
-	report_diag("  LR 0x%08lx CTR 0x%08lx CR 0x%08lx XER 0x%08lx", (unsigned long)f->lr,
-		    (unsigned long)f->ctr, (unsigned long)f->cr, (unsigned long)f->xer);
-	for (int i = 0; i < 32; i += 4)
-		report_diag("  r%-2d 0x%08lx r%-2d 0x%08lx r%-2d 0x%08lx r%-2d 0x%08lx",
-			    i, (unsigned long)f->gpr[i], i + 1, (unsigned long)f->gpr[i + 1],
-			    i + 2, (unsigned long)f->gpr[i + 2], i + 3, (unsigned long)f->gpr[i + 3]);
-	/* Back chain: word 0 links to the caller's frame, word 1 its LR save. */
-	n = snprintf(line, sizeof(line), "  stack trace (r1 0x%08lx):", (unsigned long)f->gpr[1]);
-	uint32_t fp = f->gpr[1];
-	for (int depth = 0; depth < 8 && frame_ok(fp); depth++) {
-		uint32_t next = *(uint32_t *)fp;
-		if (!next || !frame_ok(next) || next <= fp)
-			break;
-		n += snprintf(line + n, sizeof(line) - n, " 0x%08lx", (unsigned long)((uint32_t *)next)[1]);
-		fp = next;
-	}
-	report_diag("%s", line);
+	powerpc_dump_gprs(f->lr, f->ctr, f->cr, f->xer, f->gpr);
+	powerpc_dump_stack(f->gpr, (uint32_t)e500_exc_stack_top);
 }
 
 static int critical(uint32_t v) { return v == 0 || v == 1 || v == 12 || v == 15; }
@@ -181,27 +160,10 @@ const char *arch_crash_unsupported(const char *kind)
 	return 0;
 }
 
-/* A process (boot/proc.c) in mode normal whose one load is from the
- * image's first page: a kernel page (its pinned TLB1 entry has only
+/* crash=user (arch/powerpc/exception.h) loads from the image's first page
+ * in problem state: a kernel page (its pinned TLB1 entry has only
  * SR/SW/SX), so problem state takes a data storage interrupt nobody
  * handles: the register dump, user_enter's -1, a failing run. */
-static void crash_user(void)
-{
-	struct proc_job job = { .rounds = 1, .touch_base = (uint32_t)__image_start,
-				.touch_pages = 1 };
-	struct proc *p;
-
-	if (mmu_enter(mmu_modes[1]) < 0 || !(p = proc_create(1)))
-		return;
-	report_diag("crash=user: mode %s, problem state at 0x%08lx loads from 0x%08lx, a kernel "
-		    "page", mmu_current->name, (unsigned long)MMU_SPACE_BASE,
-		    (unsigned long)job.touch_base);
-	if (proc_run(p, &job) < 0)
-		exit(report_abort("unexpected exception in user mode"));
-	proc_destroy(p);
-	mmu_leave();
-}
-
 void arch_crash(const char *kind)
 {
 	if (!strcmp(kind, "data")) {
@@ -211,17 +173,7 @@ void arch_crash(const char *kind)
 	} else if (!strcmp(kind, "fetch")) {
 		report_diag("crash=fetch: branch to 0xdead0000 (no TLB entry maps it)");
 		__asm__ volatile("mtctr %0; bctrl" : : "r"(0xdead0000u) : "lr", "ctr", "memory");
-	} else if (!strcmp(kind, "illegal")) {
-		report_diag("crash=illegal: executing the word 0x00000000");
-		__asm__ volatile(".long 0" ::: "memory");
-	} else if (!strcmp(kind, "user")) {
-		crash_user();
-	} else if (!strcmp(kind, "align")) {
-		/* lwarx needs a word-aligned address. */
-		static uint32_t word[2];
-		uint32_t v;
-		report_diag("crash=align: lwarx from the unaligned address %p", (char *)word + 2);
-		__asm__ volatile("lwarx %0, 0, %1" : "=r"(v) : "r"((char *)word + 2) : "memory");
-		(void)v;
+	} else {
+		powerpc_crash(kind);	/* illegal, user, align */
 	}
 }

@@ -11,6 +11,7 @@
 #include "ppc405.h"
 #include "proc.h"
 #include "report.h"
+#include "../powerpc/exception.h"
 #include "../powerpc/cache.h"
 
 /* vectors.S: the vector pieces, and where they go (linker script). */
@@ -65,21 +66,12 @@ static int critical(uint32_t v)
 	return v == 0x0100 || v == 0x0200 || v == 0x1020 || v == 0x2000;
 }
 
-/* Plausible stack frame: word aligned, inside our stack or the emergency one. */
-static int frame_ok(uint32_t fp)
-{
-	extern char ppc405_exc_stack_top[];
-	return !(fp & 3) && ((fp >= (uint32_t)__stack_bottom && fp < (uint32_t)__stack_top) ||
-			     (fp >= (uint32_t)ppc405_exc_stack_top - 8192 &&
-			      fp < (uint32_t)ppc405_exc_stack_top));
-}
+extern char ppc405_exc_stack_top[];	/* vectors.S: the emergency stack */
 
 static void dump(const struct ppc405_frame *f, const char *name)
 {
 	uint32_t pc = critical(f->vector) ? f->srr2 : f->srr0;
 	uint32_t msr = critical(f->vector) ? f->srr3 : f->srr1;
-	char line[160];
-	int n;
 
 	report_diag("exception: %s (vector 0x%04lx) at PC 0x%08lx (%s)", name,
 		    (unsigned long)f->vector, (unsigned long)pc,
@@ -87,29 +79,12 @@ static void dump(const struct ppc405_frame *f, const char *name)
 	report_diag("  MSR 0x%08lx (%s) DEAR 0x%08lx ESR 0x%08lx", (unsigned long)msr,
 		    critical(f->vector) ? "SRR3" : "SRR1", (unsigned long)f->dear,
 		    (unsigned long)f->esr);
-	report_diag("  LR 0x%08lx CTR 0x%08lx CR 0x%08lx XER 0x%08lx", (unsigned long)f->lr,
-		    (unsigned long)f->ctr, (unsigned long)f->cr, (unsigned long)f->xer);
-	for (int i = 0; i < 32; i += 4)
-		report_diag("  r%-2d 0x%08lx r%-2d 0x%08lx r%-2d 0x%08lx r%-2d 0x%08lx",
-			    i, (unsigned long)f->gpr[i], i + 1, (unsigned long)f->gpr[i + 1],
-			    i + 2, (unsigned long)f->gpr[i + 2], i + 3, (unsigned long)f->gpr[i + 3]);
+	powerpc_dump_gprs(f->lr, f->ctr, f->cr, f->xer, f->gpr);
 	if (f->vector == 0x1100 || f->vector == 0x1200 || f->vector == 0x300 ||
 	    f->vector == 0x400)
 		ppc405_explain(f->vector == 0x1200 || f->vector == 0x400 ? f->srr0 : f->dear);
 
-	/* Back chain: each frame's word 0 links to the caller's frame, whose
-	 * word 1 holds the return address saved by the callee. */
-	n = snprintf(line, sizeof(line), "  stack trace (r1 0x%08lx):", (unsigned long)f->gpr[1]);
-	uint32_t fp = f->gpr[1];
-	for (int depth = 0; depth < 8 && frame_ok(fp); depth++) {
-		uint32_t next = *(uint32_t *)fp;
-		if (!next || !frame_ok(next) || next <= fp)
-			break;
-		n += snprintf(line + n, sizeof(line) - n, " 0x%08lx",
-			      (unsigned long)((uint32_t *)next)[1]);
-		fp = next;
-	}
-	report_diag("%s", line);
+	powerpc_dump_stack(f->gpr, (uint32_t)ppc405_exc_stack_top);
 }
 
 /* An exception taken in problem state (user_mode.S), on the kernel stack: the
@@ -209,27 +184,10 @@ const char *arch_crash_unsupported(const char *kind)
 	return 0;
 }
 
-/* A process (boot/proc.c) in mode normal whose one load is from the
- * image's first page: a kernel page, zone 00, so problem state takes a
+/* crash=user (arch/powerpc/exception.h) loads from the image's first page
+ * in problem state: a kernel page, zone 00, so problem state takes a
  * zone fault (data storage, ESR[DIZ]) nobody handles: the register dump,
  * user_enter's -1, a failing run. */
-static void crash_user(void)
-{
-	struct proc_job job = { .rounds = 1, .touch_base = (uint32_t)__image_start,
-				.touch_pages = 1 };
-	struct proc *p;
-
-	if (mmu_enter(mmu_modes[1]) < 0 || !(p = proc_create(1)))
-		return;
-	report_diag("crash=user: mode %s, problem state at 0x%08lx loads from 0x%08lx, a kernel "
-		    "page", mmu_current->name, (unsigned long)MMU_SPACE_BASE,
-		    (unsigned long)job.touch_base);
-	if (proc_run(p, &job) < 0)
-		exit(report_abort("unexpected exception in user mode"));
-	proc_destroy(p);
-	mmu_leave();
-}
-
 void arch_crash(const char *kind)
 {
 	uint32_t msr = mfmsr();
@@ -246,18 +204,7 @@ void arch_crash(const char *kind)
 		report_diag("crash=fetch: MSR[IR] on, branch to 0xdead0000 (no mapping)");
 		__asm__ volatile("mtspr 26, %0; mtspr 27, %1; bl 1f; 1: rfi"
 				 : : "r"(0xdead0000u), "r"(msr | MSR_IR) : "lr", "memory");
-	} else if (!strcmp(kind, "illegal")) {
-		report_diag("crash=illegal: executing the word 0x00000000");
-		__asm__ volatile(".long 0" ::: "memory");
-	} else if (!strcmp(kind, "user")) {
-		crash_user();
-	} else if (!strcmp(kind, "align")) {
-		/* lwarx needs a word-aligned address; the 405 (and QEMU)
-		 * raise an alignment exception otherwise. */
-		static uint32_t word[2];
-		uint32_t v;
-		report_diag("crash=align: lwarx from the unaligned address %p", (char *)word + 2);
-		__asm__ volatile("lwarx %0, 0, %1" : "=r"(v) : "r"((char *)word + 2) : "memory");
-		(void)v;
+	} else {
+		powerpc_crash(kind);	/* illegal, user, align */
 	}
 }
