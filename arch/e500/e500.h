@@ -152,14 +152,9 @@
  * (arch/powerpc/user_code.S); user.c asserts them. */
 #include "../powerpc/user_job.h"
 
-/* struct e500_frame, for vectors.S; exceptions.c asserts them. */
-#define F_GPR	0
-#define F_CR	128
-#define F_LR	132
-#define F_CTR	136
-#define F_XER	140
-#define F_SRR0	144
-#define F_SRR1	148
+/* struct e500_frame, for vectors.S; exceptions.c asserts them.  F_GPR ..
+ * F_SRR1: arch/powerpc/frame.h. */
+#include "../powerpc/frame.h"
 #define F_DEAR	152
 #define F_ESR	156
 #define F_VEC	160

@@ -24,7 +24,6 @@
  * SPRG6/7 = vector number and CR in the common path.
  */
 #include "e500.h"
-#include "../powerpc/frame.h"
 
 /* One stub: 16 bytes, IVOR-aligned (IVOR's low 4 bits are ignored). */
 #define STUB(n)								\

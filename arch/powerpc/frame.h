@@ -2,8 +2,8 @@
  * The exception frame's common part, for the common path of arch/ppc405's
  * and arch/e500's vectors.S: both build a frame below the interrupted stack
  * (or the emergency or kernel stack), save the same registers at the same
- * F_* offsets (each arch's header; each exceptions.c asserts them against
- * its struct), call C and restore.  Each arch keeps what differs around
+ * F_* offsets (F_GPR .. F_SRR1 below, the rest in each arch's header; each
+ * exceptions.c asserts them against its struct), call C and restore.  Each arch keeps what differs around
  * these: the e500 switches data to address space 1 first (its handlers'
  * accesses must never miss) and saves CSRR0/1 and MCSRR0/1/MCSR, the 405
  * runs all of it in real mode and saves SRR2/3.
@@ -11,9 +11,20 @@
  * The stubs' convention, the same on both: SPRG0/1 = the interrupted r10/r11,
  * SPRG6 = the vector number, SPRG7 = CR; r10 = the frame from FRAME_CHOOSE
  * on.  (SPR numbers: SPRG0..7 are 272..279 on the 405 and on Book-E.)
+ * Included by e500.h and ppc405.h; the macros are for assembly only.
  */
 #ifndef POWERPC_FRAME_H
 #define POWERPC_FRAME_H
+
+/* The frame's first words, the same on both (struct e500_frame, struct
+ * ppc405_frame: each arch's header goes on from F_SRR1 + 4 with its own). */
+#define F_GPR	0		/* r0..r31 */
+#define F_CR	128
+#define F_LR	132
+#define F_CTR	136
+#define F_XER	140
+#define F_SRR0	144		/* the interrupted PC ... */
+#define F_SRR1	148		/* ... and MSR (non-critical interrupts) */
 
 #define FRAME_SPRG_R10	272	/* SPRG0: the stub's free r10 */
 #define FRAME_SPRG_R11	273	/* SPRG1: its free r11 */

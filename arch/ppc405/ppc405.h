@@ -21,14 +21,9 @@
 #define MMU_NSLOTS_OFF	(-16)	/* unpinned slots */
 #define MMU_PID_OFF	(-12)	/* the current space's PID (tagged handler) */
 
-/* struct ppc405_frame (below), for vectors.S; exceptions.c asserts them. */
-#define F_GPR	0
-#define F_CR	128
-#define F_LR	132
-#define F_CTR	136
-#define F_XER	140
-#define F_SRR0	144
-#define F_SRR1	148
+/* struct ppc405_frame (below), for vectors.S; exceptions.c asserts them.
+ * F_GPR .. F_SRR1: arch/powerpc/frame.h. */
+#include "../powerpc/frame.h"
 #define F_SRR2	152
 #define F_SRR3	156
 #define F_DEAR	160

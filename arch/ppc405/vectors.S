@@ -24,7 +24,6 @@
  * (translation is off there, and the image lies 1:1).
  */
 #include "ppc405.h"
-#include "../powerpc/frame.h"
 
 #define SPRG0	272
 #define SPRG1	273
