@@ -231,22 +231,6 @@ exc_common:
 	.globl	e500_vectors_end	/* the pinned code ends here (the */
 e500_vectors_end:			/* linker script pads to 4 KiB) */
 
-	.text
-
-/*
- * mmu_probe_load(addr): one load (mmu.h).  A fault hook may answer
- * MMU_FAULT_SKIP to a fault on its lwz: the fault handler then resumes at
- * mmu_probe_load_skip, which returns 0.
- */
-	.globl	mmu_probe_load, mmu_probe_load_insn, mmu_probe_load_skip
-mmu_probe_load:
-mmu_probe_load_insn:
-	lwz	r3, 0(r3)		/* the load that may fault */
-	blr
-mmu_probe_load_skip:
-	li	r3, 0			/* skipped: nothing loaded */
-	blr
-
 /*
  * The MMU state block and the page directory, together so that one SPRG
  * (SPRG3 = directory) reaches both: the counters (struct mmu_counters,

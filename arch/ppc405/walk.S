@@ -42,17 +42,3 @@ ppc405_walk_end:
 	.if	ppc405_walk_end - ppc405_walk_pass > 256
 	.error	"the walk no longer fits its 256-byte alignment"
 	.endif
-
-/*
- * mmu_probe_load(addr): one load (mmu.h).  A fault hook may answer
- * MMU_FAULT_SKIP to a fault on its lwz: the fault handler then resumes at
- * mmu_probe_load_skip, which returns 0: a fault with no mapping work.
- */
-	.globl	mmu_probe_load, mmu_probe_load_insn, mmu_probe_load_skip
-mmu_probe_load:
-mmu_probe_load_insn:
-	lwz	r3, 0(r3)		/* the load that may fault */
-	blr
-mmu_probe_load_skip:
-	li	r3, 0			/* skipped: nothing loaded */
-	blr
