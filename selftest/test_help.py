@@ -118,11 +118,12 @@ def test_run_suite_passes_boot_args(tmp_path):
     assert p.returncode == 0, p.stdout + p.stderr
     calls = log.read_text().splitlines()
     runs = [c for c in calls if c.startswith(("run-qemu", "mmubench"))]
-    assert len(runs) == 3, calls
+    assert len(runs) == 4, calls
     for c in runs:
         assert c.endswith(" quick probes=boot reps=2"), c
-    # ref405ep and pc at once (either may note first), the sandbox after both.
-    assert sorted(runs[:2]) == sorted(c for c in runs if c.startswith("run-qemu")), runs
-    assert any(c.startswith("run-qemu ref405ep ") and "--icount" in c for c in runs[:2]), runs
-    assert any(c.startswith("run-qemu pc ") for c in runs[:2]), runs
-    assert runs[2].startswith("mmubench "), runs
+    # The three QEMU boards (ref405ep, ppce500, pc), the sandbox after them.
+    assert sorted(runs[:3]) == sorted(c for c in runs if c.startswith("run-qemu")), runs
+    assert any(c.startswith("run-qemu ref405ep ") and "--icount" in c for c in runs[:3]), runs
+    assert any(c.startswith("run-qemu ppce500 ") and "--icount" in c for c in runs[:3]), runs
+    assert any(c.startswith("run-qemu pc ") for c in runs[:3]), runs
+    assert runs[3].startswith("mmubench "), runs

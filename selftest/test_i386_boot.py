@@ -240,16 +240,23 @@ def test_uboot_go_entry_and_return(tmp_path):
     # What the first go gave back, the third (a fresh copy) finds again:
     # the 8259 masks, EFLAGS' IF, DF and AC, and channel 2's mode and count (U-Boot
     # programs channel 2 only: channel 0 keeps QEMU's reset state, access
-    # bits 00, which no control word can write back, so ours stays).
+    # bits 00, which no control word can write back, so ours stays).  The
+    # count is the one the first run saw and wrote back; the third sees it
+    # up to its own stated slack lower (the highest count it read after a
+    # reload, one read's time late; +1 for mode 3's rounding to even).
     def state(text):
         m = re.search(r"# pic/pit: the loader's 8259 masks (0x\S+); 8254 ch0 status 0x[0-9a-f]{2} "
-                      r"reload \d+, ch2 status 0x([0-9a-f]{2}) reload (\d+)", text)
+                      r"reload \d+, ch2 status 0x([0-9a-f]{2}) reload (\d+) \(highest read, "
+                      r"true up to \+\d+, \+(\d+);", text)
         e = re.search(r"# eflags: the loader's (0x[0-9a-f]{8}) \(IF (on|off)\)", text)
         assert m and e, text
         # EFLAGS' system bits (IF, DF, AC); the arithmetic ones are U-Boot's of the moment.
-        return m.group(1), int(m.group(2), 16) & 0x3f, int(m.group(3)), int(e.group(1), 16) & 0x40600
-    assert state(first) == state(third), log
-    assert state(first)[2] > 0, log      # a periodic channel 2, its reload seen
+        return (m.group(1), int(m.group(2), 16) & 0x3f, int(e.group(1), 16) & 0x40600,
+                int(m.group(3)), int(m.group(4)))
+    a, b = state(first), state(third)
+    assert a[:3] == b[:3], log
+    assert a[3] - b[4] - 1 <= b[3] <= a[3], (a, b, log)
+    assert a[3] > 0, log      # a periodic channel 2, its reload seen
     # Fourth ended QEMU with a pass: isa-debug-exit turns 0 into 1.
     assert "# mmubench status: pass" in fourth, log
     assert p.returncode == 1, f"QEMU exit {p.returncode}\n{log}"

@@ -22,8 +22,12 @@
 
 static int pic_ready;
 static uint8_t mask1, mask2;		/* the loader's */
-static struct { uint8_t status; uint32_t count; } loader_ch[3];	/* channels 0, 2; count 0: none */
-static char text[200];
+static struct {
+	uint8_t status;
+	uint32_t count;		/* the reload seen; 0: none */
+	uint32_t slack;		/* the true one is at most this much higher */
+} loader_ch[3];			/* channels 0, 2 */
+static char text[240];
 
 static void pic_init(void)
 {
@@ -50,33 +54,45 @@ static uint16_t pit_count(unsigned ch)
 	return lo | inb(PIT_CH0 + ch) << 8;
 }
 
-/* A periodic channel (mode 2 or 3, lo/hi access) reloads its count: seen
- * as the highest count over two reloads (mode 2 counts N..1, mode 3 by
- * twos from N: within a count or two of N; a 0 seen means N = 65536,
- * written as 0).  0 when not periodic, or not counting (a gate off: 1000
- * equal reads), or no two reloads within 2^31 TSC ticks. */
-static uint32_t pit_reload_seen(unsigned ch, uint8_t st)
+/* A periodic channel (mode 2 or 3, lo/hi access) reloads its count N:
+ * seen as the highest count read after a reload (mode 2 counts N..1, mode
+ * 3 by twos from N; a 0 seen means N = 65536, written as 0), over up to
+ * WRAPS reloads (at least 2; more while the first two are under 2^27 TSC
+ * ticks apart, for a read nearer each reload).  The first read after a
+ * reload comes up to one read's time after it, so N is at most the
+ * largest drop between two reads (*slack) above what was seen: under TCG
+ * a read is three trapped port accesses, tens of counts.  0 when not
+ * periodic, or not counting (a gate off: 1000 equal reads), or no two
+ * reloads within 2^31 TSC ticks. */
+#define WRAPS	8
+static uint32_t pit_reload_seen(unsigned ch, uint8_t st, uint32_t *slack)
 {
 	unsigned mode = (st >> 1) & 3, wraps = 0, same = 0;	/* 6, 7 alias 2, 3 */
-	uint16_t prev, max = 0;
+	uint16_t prev, max = 0, drop = 0;
 	int zero = 0;
-	uint64_t t0 = rdtsc();
+	uint64_t t0 = rdtsc(), t2 = 0;
 
+	*slack = 0;
 	if ((mode != 2 && mode != 3) || ((st >> 4) & 3) != 3 || (st & 1))
 		return 0;
 	prev = pit_count(ch);
-	while (wraps < 2 && same < 1000 && rdtsc() - t0 < (1ull << 31)) {
+	while (same < 1000 && rdtsc() - t0 < (1ull << 31) &&
+	       (wraps < 2 || (wraps < WRAPS && rdtsc() - t2 < (1ull << 27)))) {
 		uint16_t c = pit_count(ch);
 		same = c == prev ? same + 1 : 0;
-		wraps += c > prev;
+		if (c > prev && ++wraps == 2)
+			t2 = rdtsc();
 		if (wraps) {
 			zero |= c == 0;
 			max = c > max ? c : max;
 		}
+		if (c < prev && prev - c > drop)
+			drop = prev - c;	/* within a count-down: one read's time */
 		prev = c;
 	}
 	if (wraps < 2)
 		return 0;
+	*slack = zero ? 0 : drop;
 	return zero ? 65536 : mode == 3 ? (max + 1u) & ~1u : max;
 }
 
@@ -86,13 +102,14 @@ void i386_timers_save(void)
 	mask1 = inb(PIC1 + 1), mask2 = inb(PIC2 + 1);
 	for (unsigned ch = 0; ch <= 2; ch += 2) {
 		loader_ch[ch].status = pit_status(ch);
-		loader_ch[ch].count = pit_reload_seen(ch, loader_ch[ch].status);
+		loader_ch[ch].count = pit_reload_seen(ch, loader_ch[ch].status, &loader_ch[ch].slack);
 	}
 	snprintf(text, sizeof(text), "pic/pit: the loader's 8259 masks 0x%02x/0x%02x; 8254 ch0 status "
-		 "0x%02x reload %lu, ch2 status 0x%02x reload %lu (seen; 0: not periodic or not "
-		 "counting); kept for exit=return", mask1, mask2, loader_ch[0].status,
+		 "0x%02x reload %lu, ch2 status 0x%02x reload %lu (highest read, true up to +%lu, "
+		 "+%lu; 0: not periodic); kept for exit=return", mask1, mask2, loader_ch[0].status,
 		 (unsigned long)loader_ch[0].count, loader_ch[2].status,
-		 (unsigned long)loader_ch[2].count);
+		 (unsigned long)loader_ch[2].count, (unsigned long)loader_ch[0].slack,
+		 (unsigned long)loader_ch[2].slack);
 }
 
 const char *i386_timers_text(void)
