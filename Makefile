@@ -27,6 +27,10 @@ endif
 
 ifeq ($(BOARD),)
 
+# One board at a time (each still builds in parallel under -j): boards of
+# one CPU share a newlib build (build/newlib/<arch>), which two sub-makes
+# would unpack into at once.
+.NOTPARALLEL:
 all: $(BOARDS)
 $(BOARDS) sandbox:
 	$(Q)$(MAKE) --no-print-directory BOARD=$@

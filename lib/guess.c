@@ -29,14 +29,18 @@
  *    guest's memory on the host's 4 KiB pages, whatever the guest's page
  *    size) misses before it is full: P(Binomial(pages - 1, 1 / colours)
  *    >= ways) is one half at 0.94-0.98 of the size for 256 KiB 4-way up
- *    to 32 MiB 16-way; measured crossings were 0.86 of the size (Zen 3
- *    guest, 512 KiB L2) and 1.15 (Zen 4 guest, 1 MiB L2, where L3 refills
- *    ramp).  The crossing is raised by 1/SMEAR_SHIFT (3 %) and taken down
- *    to the sweep's grid (k * 2^n, k = 1, 1.25, 1.5, 1.75): a crossing
- *    gives the size or the point below it, never the point above, from
- *    0.85 to 1.21 of a 2^n size, 0.78-1.16 of 1.25 x 2^n, 0.81-1.13 of
- *    1.5 x 2^n and 0.83-1.11 of 1.75 x 2^n (the points either side are
- *    1.14-1.25x away: no one shift serves every crossing seen).
+ *    to 32 MiB 16-way.  Measured crossings, on curves that are already
+ *    each point's fastest over repetitions: 0.86 of the size (Zen 3 guest,
+ *    512 KiB L2), 0.83-0.88 and 1.15 (Zen 4 guests, 1 MiB L2: a busy host
+ *    takes part of the cache, or L3 refills ramp).  The crossing is raised
+ *    by 1/SMEAR_SHIFT (6 %: the middle of 0.83-1.15, in ratio, goes to the
+ *    middle of the 2^n window) and taken down to the sweep's grid (k * 2^n,
+ *    k = 1, 1.25, 1.5, 1.75): a crossing gives the size or the point below
+ *    it, never the point above, from 0.82 to 1.17 of a 2^n size, 0.75-1.12
+ *    of 1.25 x 2^n, 0.78-1.09 of 1.5 x 2^n and 0.81-1.07 of 1.75 x 2^n (the
+ *    points either side are 1.14-1.25x away: no one shift serves every
+ *    crossing seen, and a curve that crosses outside these is named a
+ *    point off).
  * 4. TLB steps set aside: a random chase also steps where its pages
  *    outgrow a TLB.  The lat_mem probe's levels come from its TLB-local
  *    curve, which has no such step, so it sets none aside.  A caller with
@@ -60,7 +64,7 @@
 #define PLATEAU_TOL	30	/* percent */
 #define STEP_RATIO	130	/* percent: upper plateau over lower */
 #define SHARP_QUARTER	4	/* sharp: from under 1/4 of the way up to over 3/4 */
-#define SMEAR_SHIFT	33	/* smeared: the crossing raised by 1/33 (3 %) */
+#define SMEAR_SHIFT	16	/* smeared: the crossing raised by 1/16 (6 %) */
 #define TLB_FACTOR_NUM	3	/* a TLB's step: within 3/2 of its reach */
 #define TLB_FACTOR_DEN	2
 #define MAX_PLATEAUS	32
@@ -202,9 +206,11 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 		while (t + 1 < p[k + 1].lo && m[t + 1] < half)
 			t++;
 		at = c->bytes[t];
+		/* No crossing between t and t + 1 (both on one side of half):
+		 * t as it is.  A next point exactly at half is the crossing. */
 		if ((m[t] * SHARP_QUARTER <= p[k].ns100 * (SHARP_QUARTER - 1) + p[k + 1].ns100 &&
 		     m[t + 1] * SHARP_QUARTER >= p[k].ns100 + p[k + 1].ns100 * (SHARP_QUARTER - 1)) ||
-		    m[t] >= half || m[t + 1] <= half) {
+		    m[t] >= half || m[t + 1] < half) {
 			size = at;			/* sharp (step 3) */
 		} else {
 			at += (c->bytes[t + 1] - at) * (uint64_t)(half - m[t]) /

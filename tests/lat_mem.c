@@ -23,8 +23,13 @@
  * Levels (lib/guess.c) come from the local curves alone, so a TLB step
  * is never a cache level.  Once every mode of a repetition has run
  * (rep_done), one reference is made from the local curves of all modes
- * that swept the same sizes, the pointwise fastest (another job only ever
- * adds time), and guessed once; each mode's level latencies are then read
+ * that swept the same sizes, the pointwise fastest over them and over
+ * every repetition so far (another job, or a busy SMT sibling holding part
+ * of the core's L2 for a while, only ever adds time; a mode keeps its
+ * buffer from one repetition to the next, so the repetitions add no luck
+ * of page placement), and guessed once; the sizes are sampled at the last
+ * repetition (the one that saw every point the most often); each
+ * repetition's level latencies are read
  * off its own random curve at the middle of each level's plateau, so a
  * 4K-page mode shows its TLB misses in its L2 and memory figures.  Memory
  * is claimed only past every cache the CPU reports (guess.h).  Under QEMU
@@ -54,6 +59,7 @@ static struct mode_curves {
 	int n;
 	uint64_t bytes[MAX_POINTS];
 	int64_t local[MAX_POINTS];	/* ns x 100 */
+	int64_t fastest[MAX_POINTS];	/* local's pointwise fastest over the repetitions */
 	struct probe_time random[MAX_POINTS];
 } curves[PROBE_MAX_MODES];
 static uint32_t group_order[MAX_GROUPS];
@@ -281,6 +287,9 @@ static int lat_mem_run(struct probe_ctx *ctx)
 			probe_sample(ctx, name, pl.ns100, 2, "ns");
 		}
 	}
+	for (int i = 0; i < n; i++)	/* a new sweep (other sizes) starts again */
+		if (ctx->rep == 0 || mc->n != n || mc->local[i] < mc->fastest[i])
+			mc->fastest[i] = mc->local[i];
 	mc->n = n;
 	mc->rep1 = ctx->rep + 1;
 	return RESULT_PASS;
@@ -300,14 +309,14 @@ static void lat_mem_rep_done(struct probe_ctx *ctx)
 	struct guess_curve local[PROBE_MAX_MODES];
 	static int64_t ref[MAX_POINTS];
 	char name[48], from[64] = "";
-	int say = ctx->rep == 0, n = 0, order[PROBE_MAX_MODES];
+	int last = ctx->rep == ctx->reps - 1, n = 0, order[PROBE_MAX_MODES];
 	uint32_t used;
 	struct guess g;
 
 	if (mc->rep1 != ctx->rep + 1)
 		return;				/* this mode did not sweep (skipped or failed) */
 	if (emulated() && !claim_emulated) {
-		if (say)
+		if (ctx->rep == 0)
 			probe_diag(ctx, "lat_mem", "no cache level and no memory latency claimed: %s",
 				   probe_platform());
 		return;
@@ -317,7 +326,7 @@ static void lat_mem_rep_done(struct probe_ctx *ctx)
 		int m = k < 0 ? ctx->mode_index : k;
 		if ((k >= 0 && m == ctx->mode_index) || curves[m].rep1 != ctx->rep + 1)
 			continue;
-		local[n] = (struct guess_curve){ curves[m].n, curves[m].bytes, curves[m].local, cpu_top() };
+		local[n] = (struct guess_curve){ curves[m].n, curves[m].bytes, curves[m].fastest, cpu_top() };
 		order[n++] = m;
 	}
 	guess_local(local, n, ref, &used, &g);
@@ -328,7 +337,8 @@ static void lat_mem_rep_done(struct probe_ctx *ctx)
 					 from[0] ? "," : "", probe_mode_name(m));
 	for (int i = 0; i < g.levels; i++) {
 		snprintf(name, sizeof(name), "l%d_bytes", i + 1);
-		probe_sample(ctx, name, (int64_t)g.level[i].bytes, 0, "bytes");
+		if (last)
+			probe_sample(ctx, name, (int64_t)g.level[i].bytes, 0, "bytes");
 		snprintf(name, sizeof(name), "l%d", i + 1);
 		sample_level(ctx, name, mc, g.level[i].lo, g.level[i].hi);
 	}
@@ -337,10 +347,11 @@ static void lat_mem_rep_done(struct probe_ctx *ctx)
 		if (!probe_mem_reached() || mc->bytes[g.top.lo] < probe_mem_reached())
 			probe_set_mem_reached(mc->bytes[g.top.lo]);
 	}
-	if (say)
+	if (last)
 		probe_diag(ctx, "lat_mem", "%d cache level%s from the local curve%s of %s (pointwise "
-			   "fastest)%s%s", g.levels, g.levels == 1 ? "" : "s", used & (used - 1) ? "s" : "",
-			   from, g.note[0] ? "; " : "", g.note);
+			   "fastest of %d repetition%s)%s%s", g.levels, g.levels == 1 ? "" : "s",
+			   used & (used - 1) ? "s" : "", from, ctx->reps, ctx->reps == 1 ? "" : "s",
+			   g.note[0] ? "; " : "", g.note);
 }
 
 const struct probe probe_lat_mem = {
