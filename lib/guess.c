@@ -29,18 +29,20 @@
  *    guest's memory on the host's 4 KiB pages, whatever the guest's page
  *    size) misses before it is full: P(Binomial(pages - 1, 1 / colours)
  *    >= ways) is one half at 0.94-0.98 of the size for 256 KiB 4-way up
- *    to 32 MiB 16-way.  Measured crossings, on curves that are already
- *    each point's fastest over repetitions: 0.86 of the size (Zen 3 guest,
- *    512 KiB L2), 0.83-0.88 and 1.15 (Zen 4 guests, 1 MiB L2: a busy host
- *    takes part of the cache, or L3 refills ramp).  The crossing is raised
- *    by 1/SMEAR_SHIFT (6 %: the middle of 0.83-1.15, in ratio, goes to the
- *    middle of the 2^n window) and taken down to the sweep's grid (k * 2^n,
- *    k = 1, 1.25, 1.5, 1.75): a crossing gives the size or the point below
- *    it, never the point above, from 0.82 to 1.17 of a 2^n size, 0.75-1.12
- *    of 1.25 x 2^n, 0.78-1.09 of 1.5 x 2^n and 0.81-1.07 of 1.75 x 2^n (the
- *    points either side are 1.14-1.25x away: no one shift serves every
- *    crossing seen, and a curve that crosses outside these is named a
- *    point off).
+ *    to 32 MiB 16-way; where a neighbour's lines (a busy SMT sibling)
+ *    hold one way of every set, P(... >= ways - 1) is, at 0.84 of the size
+ *    for 8 ways, 0.92 for 16.  Measured crossings, on curves that are
+ *    already each point's fastest over repetitions and modes: 0.86 (Zen 3
+ *    guest, 512 KiB L2), 0.83-0.88 and 1.12 (Zen 4 guests, 1 MiB 8-way L2:
+ *    one way taken, as above; L3 refills that ramp).  The crossing is
+ *    raised by 1/SMEAR_SHIFT (8 %: the middle of 0.84-1.12, in ratio, goes
+ *    to the middle of the 2^n window) and taken down to the sweep's grid
+ *    (k * 2^n, k = 1, 1.25, 1.5, 1.75): a crossing gives the size or the
+ *    point below it, never the point above, from 0.81 to 1.15 of a 2^n
+ *    size, 0.74-1.10 of 1.25 x 2^n, 0.77-1.07 of 1.5 x 2^n and 0.79-1.05
+ *    of 1.75 x 2^n (the points either side are 1.14-1.25x away: no one
+ *    shift serves every crossing there could be, and a curve that crosses
+ *    outside these is named a point off).
  * 4. TLB steps set aside: a random chase also steps where its pages
  *    outgrow a TLB.  The lat_mem probe's levels come from its TLB-local
  *    curve, which has no such step, so it sets none aside.  A caller with
@@ -64,7 +66,7 @@
 #define PLATEAU_TOL	30	/* percent */
 #define STEP_RATIO	130	/* percent: upper plateau over lower */
 #define SHARP_QUARTER	4	/* sharp: from under 1/4 of the way up to over 3/4 */
-#define SMEAR_SHIFT	16	/* smeared: the crossing raised by 1/16 (6 %) */
+#define SMEAR_SHIFT	12	/* smeared: the crossing raised by 1/12 (8 %) */
 #define TLB_FACTOR_NUM	3	/* a TLB's step: within 3/2 of its reach */
 #define TLB_FACTOR_DEN	2
 #define MAX_PLATEAUS	32

@@ -293,8 +293,8 @@ def test_guesses_once_from_one_reference():
     assert len(set(sizes.values())) == 1 and None not in sizes.values(), sizes
     for m in modes:
         assert f"# lat_mem.{m}: " in run.log
-        assert "from the local curves of flat,2level,pse,pae,pae2m (pointwise fastest of 3 "
-                "repetitions)" in run.log
+        assert ("from the local curves of flat,2level,pse,pae,pae2m (pointwise fastest of 3 "
+                "repetitions)") in run.log
         for k in ("l1_ns", "l1_spread"):
             assert f"lat_mem.{m}.{k}" in run.measurements
         for pat in ("stride", "random", "local"):

@@ -16,7 +16,9 @@
  * In a LOG, as the image does in lat_mem: where the log has TLB-local
  * curves (`lat_mem.<mode>.local_<bytes>_ns`), their pointwise fastest over
  * the modes that swept the same sizes is the one reference, guessed with
- * the log's largest `cpuid.*.l<N>_bytes`; each mode's latencies are read
+ * the log's largest `cpuid.*.l<N>_bytes` (the image takes each point's
+ * fastest over its repetitions too; a log keeps only their median, so with
+ * reps > 1 on a disturbed machine the two may differ); each mode's latencies are read
  * off its own random curve at the middle of each level.  A log with only
  * random curves (older images) is guessed per mode with the reach of
  * `tlb.<mode>.reach_bytes` where it has it.  A log from QEMU (its
