@@ -25,9 +25,9 @@
  * (rep_done), one reference is made from the local curves of all modes
  * that swept the same sizes, the pointwise fastest over them and over
  * every repetition so far (another job, or a busy SMT sibling holding part
- * of the core's L2 for a while, only ever adds time; a mode keeps its
- * buffer from one repetition to the next, so the repetitions add no luck
- * of page placement), and guessed once; the sizes are sampled at the last
+ * of the core's L2 for a while, only ever adds time; where a mode maps
+ * its memory anew each repetition, as the sandbox's thp does, the fastest
+ * of several page placements may cross later), and guessed once; the sizes are sampled at the last
  * repetition (the one that saw every point the most often); each
  * repetition's level latencies are read
  * off its own random curve at the middle of each level's plateau, so a
