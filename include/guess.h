@@ -1,7 +1,8 @@
 /* Cache levels from a latency curve (working-set size against load
  * latency): lib/guess.c, built into the image (the lat_mem probe) and
- * into the host tool tools/mmuguess.c, so both guess alike.  Integers
- * only: the 405 has no FPU.  The method is described in lib/guess.c. */
+ * into the host tools (mmuguess, mmureport), so all guess alike.
+ * Integers only: the 405 has no FPU.  The method is described in
+ * lib/guess.c. */
 #ifndef GUESS_H
 #define GUESS_H
 #include <stdint.h>
@@ -14,10 +15,24 @@ struct guess_curve {
 	const uint64_t *bytes;		/* working-set sizes, ascending */
 	const int64_t *ns100;		/* latency per load, ns x 100 */
 	uint64_t cpu_top;		/* the largest cache the CPU reports, 0: none says */
+	/* What the CPU documents, to judge each level against (all 0: nothing). */
+	uint64_t cpu_bytes[GUESS_LEVELS];	/* L1d, L2, L3 sizes; 0 unknown */
+	uint32_t exclusive;		/* bit i: level i+1 holds victims of those below */
+	int shared_top;			/* L3 is shared with other tenants (a guest, an OS) */
+};
+
+enum guess_verdict {
+	GUESS_UNDOCUMENTED,		/* the CPU gives no size: named by the interval's lower end */
+	GUESS_CONSISTENT,		/* the CPU's size lies in the interval: named by it */
+	GUESS_DIFFERS,			/* it does not: named by the lower end */
+	GUESS_SHARED,			/* a level others use too: an effective capacity (lower end) */
 };
 
 struct guess_level {
-	uint64_t bytes;			/* a cache's size (0 for memory) */
+	uint64_t bytes;			/* the size named (see enum guess_verdict; 0 for memory) */
+	uint64_t lo_bytes, hi_bytes;	/* the step: last point on the plateau, first past the rise */
+	int verdict;			/* enum guess_verdict */
+	uint64_t cpu_bytes;		/* what the CPU says (0: nothing) */
 	int64_t ns100;			/* its plateau's median latency */
 	int lo, hi;			/* the plateau's points (indices) */
 };
@@ -39,16 +54,17 @@ struct guess {
 int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntlb,
 		 uint64_t limit, struct guess *g);
 
-/* The lat_mem probe's guess (and mmuguess's for a log): one reference,
- * the pointwise fastest of the TLB-local curves `local[0..n-1]` that swept
- * the same sizes as local[0] (another job only ever adds time), into
- * `ref` (local[0].n points), guessed with local[0].cpu_top.  The modes
- * taken: a bit each in *used.  Returns g->levels. */
-int guess_local(const struct guess_curve *local, int n, int64_t *ref, uint32_t *used,
-		struct guess *g);
+/* Pointwise median of `n` curves of the same `npoints` points, curve k's
+ * point i at v[k * stride + i], into out[]: the reference of lat_mem and
+ * mmuguess (a disturbance moves one repetition's point; the median keeps
+ * the typical one, where the fastest would keep the luckiest placement). */
+void guess_median_curve(const int64_t *v, int n, int stride, int npoints, int64_t *out);
 
-/* The largest size k * 2^n, k in {1, 1.25, 1.5, 1.75}, at or below
- * `bytes` (the sweep's own grid). */
-uint64_t guess_grid_floor(uint64_t bytes);
+/* One line on level `i` of `g` (0-based) into buf: its interval and the
+ * verdict, e.g. "L2 320-896 KiB: consistent with the CPU's 512 KiB". */
+void guess_describe(const struct guess *g, int i, char *buf, int size);
+
+/* The verdict's word: "undocumented", "consistent", "differs", "shared". */
+const char *guess_verdict_name(int verdict);
 
 #endif

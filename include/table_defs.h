@@ -20,7 +20,7 @@ const char *table_metric_word(const char *probe, const char *metric, long long v
 
 struct table {
 	const char *title;
-	struct column cols[10];
+	struct column cols[12];		/* ends with a column whose probe is 0 */
 };
 
 /* Ends with a table whose title is 0. */

@@ -9,6 +9,8 @@
 /* aspace's switch_kind: include/mmu.h's enum mmu_switch in its order, then
  * an OS's process switch (tests/aspace.c, KIND_PROCESS). */
 static const char *const switch_kinds[] = { "untagged", "tagged", "emulated", "process", 0 };
+/* lat_mem's l<N>_verdict: include/guess.h's enum guess_verdict in its order. */
+static const char *const verdicts[] = { "undocumented", "consistent", "differs", "shared", 0 };
 
 const char *table_word(const struct column *c, long long value)
 {
@@ -30,8 +32,9 @@ const struct table report_table_defs[] = {
 		{ "Boot", "us", "boot", "entry_to_first_result", 9 },
 	} },
 	/* LMbench's "Memory latencies" (random chase); its Guesses column as
-	 * the sizes guessed (lat_mem names no level it cannot see, nor any
-	 * under QEMU: those cells stay empty). */
+	 * the sizes named (lat_mem names no level it cannot see, nor any under
+	 * QEMU: those cells stay empty), each with its verdict against the
+	 * CPU: a size is the CPU's only where "consistent" (lib/guess.c). */
 	{ "Memory latencies in nanoseconds - smaller is better (lat_mem, random chase)", {
 		{ "Mhz", "", "cpu", "mhz", 9 },
 		{ "L1 $", "ns", "lat_mem", "l1_ns", 7 },
@@ -40,6 +43,9 @@ const struct table report_table_defs[] = {
 		{ "Guess L1", "bytes", "lat_mem", "l1_bytes", 9 },
 		{ "Guess L2", "bytes", "lat_mem", "l2_bytes", 9 },
 		{ "Guess L3", "bytes", "lat_mem", "l3_bytes", 9 },
+		{ "L1 vs", "CPU", "lat_mem", "l1_verdict", 12, 0, verdicts },
+		{ "L2 vs", "CPU", "lat_mem", "l2_verdict", 12, 0, verdicts },
+		{ "L3 vs", "CPU", "lat_mem", "l3_verdict", 12, 0, verdicts },
 	} },
 	{ "Core clock (cpu: dependent adds, as LMbench's mhz)", {
 		{ "Core", "MHz", "cpu", "mhz", 10 },

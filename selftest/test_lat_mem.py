@@ -16,7 +16,7 @@ from conftest import TOP, run_qemu
 
 MMUGUESS = os.path.join(TOP, "build", "tools", "mmuguess")
 DATA = os.path.join(TOP, "selftest", "data")
-LEVEL = re.compile(r"^lat_mem\.\w+\.l[123]_(bytes|ns|cycles|spread)$")
+LEVEL = re.compile(r"^lat_mem\.\w+\.l[123]_\w+$")
 
 
 def guess(*args):
@@ -79,12 +79,17 @@ def synthetic(tmp_path, levels, mem, top=128 << 20, noise=0.03, seed=1, spikes=(
     return write_curve(tmp_path / "curve.txt", points), sizes
 
 
-def one_point_below(sizes, reported):
-    """The sweep point just below `reported` (the guess may be that or it);
-    sizes are named on the probe's grid (k x 2^n, k = 1..1.75) whatever the
-    curve's own sweep (LMbench's is finer), so the grid's point where finer."""
-    grid = [p * q // 4 for p in (1 << k for k in range(9, 34)) for q in (4, 5, 6, 7)]
-    return min(max(s for s in sizes if s < reported), max(g for g in grid if g < reported))
+def check_level(got, i, size, out, documented=True):
+    """Level i's step holds `size` (lib/guess.c step 3: the capacity is at
+    least 15/16 of the last point on the plateau and at most the first past
+    the rise); given the CPU's size, consistent and named by it; without,
+    named by the lower end and not judged."""
+    lo, hi = got[f"l{i}_lo_bytes"], got[f"l{i}_hi_bytes"]
+    assert lo * 15 / 16 <= size <= hi, out
+    if documented:
+        assert got[f"l{i}_verdict"] == 1 and got[f"l{i}_bytes"] == size, out
+    else:
+        assert f"l{i}_verdict" not in got and got[f"l{i}_bytes"] == lo, out
 
 
 # --- synthetic curves ---------------------------------------------------
@@ -96,13 +101,21 @@ def one_point_below(sizes, reported):
 ])
 def test_synthetic_steps(tmp_path, levels, mem):
     path, sizes = synthetic(tmp_path, levels, mem, spikes=(6144, 3 << 20))
-    p, got = guess("-t", path, "-r", "999999999999")      # a reach far away: no TLB step
-    assert p.returncode == 0, p.stderr
-    for i, (size, lat) in enumerate(levels):
-        assert one_point_below(sizes, size) <= got[f"l{i + 1}_bytes"] <= size, p.stdout
-        assert abs(got[f"l{i + 1}_ns"] - lat) <= 0.05 * lat, p.stdout
-    assert f"l{len(levels) + 1}_bytes" not in got, p.stdout
-    assert abs(got["mem_ns"] - mem) <= 0.05 * mem, p.stdout
+    for documented in (False, True):
+        args = ["-l", ",".join(str(s) for s, _ in levels)] if documented else []
+        p, got = guess("-t", path, "-r", "999999999999", *args)   # a reach far away: no TLB step
+        assert p.returncode == 0, p.stderr
+        for i, (size, lat) in enumerate(levels):
+            check_level(got, i + 1, size, p.stdout, documented)
+            assert abs(got[f"l{i + 1}_ns"] - lat) <= 0.05 * lat, p.stdout
+        assert f"l{len(levels) + 1}_bytes" not in got, p.stdout
+        assert abs(got["mem_ns"] - mem) <= 0.05 * mem, p.stdout
+    # Documented wrong (each level as twice its size): every level differs.
+    p, got = guess("-t", path, "-r", "999999999999", "-l", ",".join(str(2 * s) for s, _ in levels))
+    for i, _ in enumerate(levels):
+        assert got[f"l{i + 1}_verdict"] == 2, p.stdout
+        assert got[f"l{i + 1}_bytes"] == got[f"l{i + 1}_lo_bytes"], p.stdout
+        assert f"L{i + 1} " in p.stdout and "differs (CPU says" in p.stdout, p.stdout
 
 
 def test_synthetic_no_step(tmp_path):
@@ -145,9 +158,8 @@ def test_synthetic_scattered_pages(tmp_path, l2, ways):
     # rising from well below their sizes (the expected curve, no noise;
     # the probe's sweep, 2^k x 1, 1.25, 1.5, 1.75, from 2 KiB as mmuguess
     # reads 512-byte units).
-    # The step still lands on the size: half the loads miss at 0.94-0.98
-    # of it.  (The geometric mean of the plateaus, crossed near 0.8 of it,
-    # would name 384 KiB for 512 KiB.)
+    # Misses start well below the size: the interval's lower end is
+    # below it, the rise completes only past it.
     l3, l1_ns, l2_ns, l3_ns, mem_ns = 16 << 20, 1.2, 3.8, 15.0, 90.0
     points = []
     for s in [b << k for k in range(9, 27) for b in (4, 5, 6, 7)]:   # lat_mem's sweep
@@ -157,11 +169,10 @@ def test_synthetic_scattered_pages(tmp_path, l2, ways):
         ns += (mem_ns - l3_ns) * overflow(pages, l3 // (16 * 4096), 16)
         points.append((s, ns))
     path = write_curve(tmp_path / "scattered.txt", points)
-    p, got = guess("-t", path, "-r", "999999999999")
-    sizes = [s for s, _ in points]
-    assert got["l1_bytes"] == 32 << 10, p.stdout
-    assert one_point_below(sizes, l2) <= got["l2_bytes"] <= l2, p.stdout
-    assert one_point_below(sizes, l3) <= got["l3_bytes"] <= l3, p.stdout
+    p, got = guess("-t", path, "-r", "999999999999", "-l", f"{32 << 10},{l2},{l3}")
+    for i, size in enumerate((32 << 10, l2, l3)):
+        check_level(got, i + 1, size, p.stdout)
+    assert got["l1_lo_bytes"] == 32 << 10, p.stdout     # virtually indexed: sharp
 
 
 def test_curve_still_rising_claims_no_memory(tmp_path):
@@ -199,11 +210,6 @@ def reported():
     return vals["LEVEL1_DCACHE_SIZE"], vals["LEVEL2_CACHE_SIZE"]
 
 
-def data_sizes(name):
-    _, sizes = read_lmbench(os.path.join(DATA, name))
-    return sizes
-
-
 def read_lmbench(path):
     pts = [line.split() for line in open(path) if line[0].isdigit()]
     return pts, [round(float(mb) * 1048576 / 512) * 512 for mb, _ in pts]
@@ -220,12 +226,12 @@ def test_pagechase_gives_the_tlb_reach():
                                          "epyc-lat_mem_rd-t-128-64-b.txt"])
 def test_lmbench_epyc_gives_the_reported_caches(random_file):
     l1, l2 = reported()
-    sizes = data_sizes(random_file)
     path = os.path.join(DATA, random_file)
-    p, got = guess("-t", path, "-T", os.path.join(DATA, "epyc-pagechase-4096.txt"))
+    p, got = guess("-t", path, "-T", os.path.join(DATA, "epyc-pagechase-4096.txt"),
+                   "-l", f"{l1},{l2}")
     assert p.returncode == 0, p.stderr
-    assert one_point_below(sizes, l1) <= got["l1_bytes"] <= l1, p.stdout
-    assert one_point_below(sizes, l2) <= got["l2_bytes"] <= l2, p.stdout
+    check_level(got, 1, l1, p.stdout)
+    check_level(got, 2, l2, p.stdout)
     assert 1.0 < got["l1_ns"] < 1.5 and 3.5 < got["l2_ns"] < 4.5, p.stdout
     # Run b's largest sets climb on (page walks, other jobs): memory unclaimed.
     assert "mem_ns" in got or "memory not" in p.stdout, p.stdout
@@ -233,7 +239,7 @@ def test_lmbench_epyc_gives_the_reported_caches(random_file):
     # less than an octave later, so it is a ramp, not a level: the same
     # names without the TLB's reach.  (A TLB step with a level of its own
     # is set aside by its reach: test_synthetic_tlb_step_is_set_aside.)
-    p2, got2 = guess("-t", path)
+    p2, got2 = guess("-t", path, "-l", f"{l1},{l2}")
     assert [got2.get(k) for k in ("l1_bytes", "l2_bytes")] == \
         [got[k] for k in ("l1_bytes", "l2_bytes")], p2.stdout
 
@@ -276,25 +282,27 @@ def test_pc_tcg_every_mode_no_level(icount):
     check_no_level(run, modes, "QEMU TCG -icount" if icount else "QEMU TCG")
 
 
-def test_guesses_once_from_one_reference():
+def test_guesses_each_mode_from_its_median():
     # lat_mem_claim=1 (tests only) lets the image guess under TCG, whose
-    # curve shows the host's caches: each repetition is guessed once, after
-    # every mode ran, from the pointwise fastest local curve of all modes
-    # and all repetitions so far; the sizes are sampled at the last one
-    # only, the same in every mode, and the diagnostic names the modes it
-    # took.
+    # curve shows the host's caches: each mode is guessed after every mode
+    # ran, from the pointwise median of its own local curves so far; the
+    # sizes, intervals and verdicts are sampled at the last repetition only,
+    # each level's interval and verdict said in a diagnostic.
     run = run_qemu("pc", "probes=lat_mem", "modes=all", "quick", "maxsize=256k", "reps=3",
                    "lat_mem_claim=1", icount=False, tcg=True, timeout=120)
     assert run.status() == "pass", run.log
     modes = ("flat", "2level", "pse", "pae", "pae2m")
     for rep in (1, 2):
         assert not [m for m in modes if (f"lat_mem.{m}.l1_bytes", rep) in run.samples], rep
-    sizes = {m: run.samples.get((f"lat_mem.{m}.l1_bytes", 3)) for m in modes}
-    assert len(set(sizes.values())) == 1 and None not in sizes.values(), sizes
     for m in modes:
-        assert f"# lat_mem.{m}: " in run.log
-        assert ("from the local curves of flat,2level,pse,pae,pae2m (pointwise fastest of 3 "
-                "repetitions)") in run.log
+        assert (f"# lat_mem.{m}: " in run.log and "from this mode's local curve (pointwise "
+                "median of 3 repetitions)") in run.log
+        if (f"lat_mem.{m}.l1_bytes", 3) not in run.samples:
+            continue                                  # TCG's curve showed no step
+        lo, hi, named = (run.value(f"lat_mem.{m}.l1_{k}") for k in ("lo_bytes", "hi_bytes", "bytes"))
+        assert lo < hi and re.search(rf"# lat_mem\.{m}: L1 .* to .*: ", run.log), run.log
+        verdict = run.measurements.get(f"lat_mem.{m}.l1_verdict", (0,))[0]
+        assert named == lo or (verdict == 1 and lo * 15 / 16 <= named <= hi), run.log
         for k in ("l1_ns", "l1_spread"):
             assert f"lat_mem.{m}.{k}" in run.measurements
         for pat in ("stride", "random", "local"):
@@ -315,11 +323,11 @@ def test_kvm_guesses_match_cpuid(kvm):
     assert run.status() == "pass", run.log
     for level, cpuid in ((1, "cpuid.flat.l1d_bytes"), (2, "cpuid.flat.l2_bytes")):
         want = int(run.value(cpuid))
-        sizes = sorted(int(k.split("_")[-2]) for k in run.measurements
-                       if k.startswith("lat_mem.flat.random_"))
         for m in ("flat", "2level", "pse", "pae", "pae2m"):
-            got = run.value(f"lat_mem.{m}.l{level}_bytes")
-            assert one_point_below(sizes, want) <= got <= want, (m, level, got, want)
+            got = {k: run.value(f"lat_mem.{m}.l{level}_{k}")
+                   for k in ("bytes", "lo_bytes", "hi_bytes", "verdict")}
+            assert got["lo_bytes"] * 15 / 16 <= want <= got["hi_bytes"], (m, level, got, want)
+            assert got["verdict"] == 1 and got["bytes"] == want, (m, level, got, want)
 
 
 # Documented load-to-use latency of a simple pointer load, in core cycles:

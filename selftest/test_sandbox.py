@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 from conftest import LOGCHECK, TOP, parse
-from test_lat_mem import L1_CYCLES, one_point_below
+from test_lat_mem import L1_CYCLES
 
 SANDBOX = os.path.join(TOP, "build", "sandbox", "mmubench")
 
@@ -164,50 +164,30 @@ def median_of(runs, name):
     return statistics.median(r.value(name) for r in runs)
 
 
-@pytest.fixture(scope="module")
-def cache_guess(latency_runs):
-    """The sizes as tools/sandbox-sizes judges them: per mode, the median
-    over the runs of the image's own guesses."""
-    return sandbox_sizes.judge([run.measurements for run in latency_runs])
-
-
-def figures(curve, want):
-    """The curve's points from a quarter of `want` to twice it, for messages."""
-    return " ".join(f"{s >> 10}K:{ns:.2f}" for s, ns in sorted(curve.items())
-                    if want // 4 <= s <= 2 * want)
-
-
-def no_step(curve, want):
-    """Why the fastest local curve shows no step at `want`, or None: a step
-    is there when twice the size is at least 1.3x half of it (lib/guess.c's
-    STEP_RATIO; levels are 2x apart in latency)."""
-    lo, hi = want // 2, 2 * want
-    if lo not in curve or hi not in curve:
-        return f"the sweep does not cover {lo >> 10}-{hi >> 10} KiB"
-    if curve[hi] < 1.3 * curve[lo]:
-        return f"no step in the curve at {want >> 10} KiB (the data shows none)"
-    return None
+def figures(run, mode, want):
+    """The local curve's points from a quarter of `want` to twice it, for messages."""
+    pts = sorted((int(k.split("_")[-2]), v) for k, (v, _u) in run.measurements.items()
+                 if k.startswith(f"lat_mem.{mode}.local_"))
+    return " ".join(f"{s >> 10}K:{ns:.2f}" for s, ns in pts if want // 4 <= s <= 2 * want)
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("level,conf", [("l1", "LEVEL1_DCACHE_SIZE"), ("l2", "LEVEL2_CACHE_SIZE")])
-def test_cache_size_is_the_cpus(cache_guess, latency_runs, level, conf, mode):
-    """The image's guess in each mode (median of the runs) against
-    getconf's, within one sweep point below, never above (lib/guess.c step
-    3 says why).  A SKIP only where the data shows no step at that size."""
+@pytest.mark.parametrize("level,conf", sandbox_sizes.LEVELS)
+def test_cache_level_holds_the_cpus_size(latency_runs, level, conf, mode):
+    """Every run, each mode: the level's step holds getconf's size (at least
+    15/16 of the last point on the plateau, at most the first past the rise:
+    lib/guess.c step 3, true whatever the replacement policy), the verdict
+    against CPUID is "consistent" and the size named is getconf's.  No
+    exactness the curve cannot give is asserted, and nothing skips."""
     want = getconf(conf)
     if not want:
         pytest.skip(f"getconf {conf} reports nothing here")
-    got, curve = cache_guess
-    guessed = got[mode][level]
-    sizes = sorted(curve)
-    if one_point_below(sizes, want) <= guessed <= want:
-        return
-    text = f"{level} guess {guessed:.0f} for {want} in mode {mode}; {figures(curve, want)}"
-    why = no_step(curve, want)
-    if why:
-        pytest.skip(f"{why}: {text}")
-    pytest.fail(text)
+    for i, judged in enumerate(sandbox_sizes.judge([r.measurements for r in latency_runs])):
+        lv = judged[mode][level]
+        text = (f"run {i + 1}: {level} {sandbox_sizes.describe(lv, want)}; "
+                f"{figures(latency_runs[i], mode, want)}")
+        assert sandbox_sizes.contains(lv, want), text
+        assert lv[3] == "consistent" and lv[0] == want, text
 
 
 def test_memory_is_past_the_caches_or_absent(latency_runs):

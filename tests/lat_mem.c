@@ -22,17 +22,18 @@
  *
  * Levels (lib/guess.c) come from the local curves alone, so a TLB step
  * is never a cache level.  Once every mode of a repetition has run
- * (rep_done), one reference is made from the local curves of all modes
- * that swept the same sizes, the pointwise fastest over them and over
- * every repetition so far (another job, or a busy SMT sibling holding part
- * of the core's L2 for a while, only ever adds time; where a mode maps
- * its memory anew each repetition, as the sandbox's thp does, the fastest
- * of several page placements may cross later), and guessed once; the sizes are sampled at the last
- * repetition (the one that saw every point the most often); each
- * repetition's level latencies are read
- * off its own random curve at the middle of each level's plateau, so a
- * 4K-page mode shows its TLB misses in its L2 and memory figures.  Memory
- * is claimed only past every cache the CPU reports (guess.h).  Under QEMU
+ * (rep_done), each mode is guessed from its own reference, the pointwise
+ * median of its local curves over the repetitions so far (the last
+ * REF_REPS): one disturbed repetition moves no point, and a mode that maps
+ * its memory anew each repetition (the sandbox's thp) shows its typical
+ * placement.  Each level is an interval, judged against the size the CPU
+ * documents (lib/guess.c, steps 3 and 4); the sizes are sampled at the last
+ * repetition.  An L3 shared with other tenants is an effective capacity:
+ * each repetition's own curve gives one, so its spread shows.  Each
+ * repetition's level latencies are read off its own random curve at the
+ * middle of each level's plateau, so a 4K-page mode shows its TLB misses
+ * in its L2 and memory figures.  Memory is claimed only past every cache
+ * the CPU reports (guess.h).  Under QEMU
  * no level and no memory latency is claimed: it emulates no caches. */
 #include <stdio.h>
 #include <string.h>
@@ -46,6 +47,7 @@
 #define LOCAL_BYTES	(8u * 4096)	/* a local group: 8 pages, a quarter of the
 					   smallest L1 data TLBs in use (32 entries) */
 #define MAX_GROUPS	(MAX_BYTES / LOCAL_BYTES)
+#define REF_REPS	9		/* the reference: the median of the last 9 */
 
 enum { STRIDE, RANDOM, LOCAL, PATTERNS };
 static const char *const pattern_name[PATTERNS] = { "stride", "random", "local" };
@@ -56,10 +58,10 @@ static int claim_emulated;		/* tests only: guess under QEMU too */
 /* Each mode's curves of the current repetition, for rep_done. */
 static struct mode_curves {
 	int rep1;			/* the repetition they are from, plus 1; 0: none */
+	int sweeps;			/* sweeps completed: local[sweeps % REF_REPS] is next */
 	int n;
 	uint64_t bytes[MAX_POINTS];
-	int64_t local[MAX_POINTS];	/* ns x 100 */
-	int64_t fastest[MAX_POINTS];	/* local's pointwise fastest over the repetitions */
+	int64_t local[REF_REPS][MAX_POINTS];	/* ns x 100: the last REF_REPS sweeps */
 	struct probe_time random[MAX_POINTS];
 } curves[PROBE_MAX_MODES];
 static uint32_t group_order[MAX_GROUPS];
@@ -263,6 +265,9 @@ static int lat_mem_run(struct probe_ctx *ctx)
 		return probe_fail(ctx, "a %llu-byte sweep does not fit in probe memory",
 				  (unsigned long long)max);
 	n = sweep(max, mc->bytes);
+	if (ctx->rep == 0 || mc->n != n)	/* other sizes: a new reference */
+		mc->sweeps = 0;
+	mc->n = n;
 
 	c.p = (void **)base;
 	if (probe_measure(loop_run, &c, &loop) < 0)
@@ -281,16 +286,13 @@ static int lat_mem_run(struct probe_ctx *ctx)
 			if (pat == RANDOM)
 				mc->random[i] = pl;
 			if (pat == LOCAL)
-				mc->local[i] = pl.ns100 > 0 ? pl.ns100 : 1;
+				mc->local[mc->sweeps % REF_REPS][i] = pl.ns100 > 0 ? pl.ns100 : 1;
 			snprintf(name, sizeof(name), "%s_%llu_ns", pattern_name[pat],
 				 (unsigned long long)mc->bytes[i]);
 			probe_sample(ctx, name, pl.ns100, 2, "ns");
 		}
 	}
-	for (int i = 0; i < n; i++)	/* a new sweep (other sizes) starts again */
-		if (ctx->rep == 0 || mc->n != n || mc->local[i] < mc->fastest[i])
-			mc->fastest[i] = mc->local[i];
-	mc->n = n;
+	mc->sweeps++;
 	mc->rep1 = ctx->rep + 1;
 	return RESULT_PASS;
 }
@@ -301,17 +303,40 @@ static void sample_level(struct probe_ctx *ctx, const char *name, const struct m
 	probe_sample_time(ctx, name, &mc->random[(lo + hi) / 2]);
 }
 
-/* After every mode of the repetition ran: the guess, once, from the
- * reference; this mode's levels read off its own random curve. */
+/* An L3 is shared with other tenants unless the image runs alone on bare
+ * hardware: in a guest other guests use it, under an OS other processes. */
+static int l3_shared(void)
+{
+	return strncmp(probe_platform(), "bare hardware", 13) != 0;
+}
+
+/* The guess of `curve` (mc's sizes) with what the CPU documents. */
+static void guess_mode(const struct mode_curves *mc, const int64_t *curve, struct guess *g)
+{
+	struct guess_curve gc = { mc->n, mc->bytes, curve, cpu_top(), { 0 }, 0, l3_shared() };
+
+	for (int l = 0; l < GUESS_LEVELS; l++)
+		gc.cpu_bytes[l] = probe_cache_bytes(l + 1);
+	guess_caches(&gc, 0, 0, 0, g);
+}
+
+static void sample_bytes(struct probe_ctx *ctx, int level, const char *what, uint64_t v, const char *unit)
+{
+	char name[48];
+
+	snprintf(name, sizeof(name), "l%d_%s", level + 1, what);
+	probe_sample(ctx, name, (int64_t)v, 0, unit);
+}
+
+/* After every mode of the repetition ran: this mode's guess from its
+ * reference; its levels' latencies off its own random curve. */
 static void lat_mem_rep_done(struct probe_ctx *ctx)
 {
 	const struct mode_curves *mc = &curves[ctx->mode_index];
-	struct guess_curve local[PROBE_MAX_MODES];
-	static int64_t ref[MAX_POINTS];
-	char name[48], from[64] = "";
-	int last = ctx->rep == ctx->reps - 1, n = 0, order[PROBE_MAX_MODES];
-	uint32_t used;
-	struct guess g;
+	int64_t ref[MAX_POINTS];
+	int last = ctx->rep == ctx->reps - 1, reps = mc->sweeps < REF_REPS ? mc->sweeps : REF_REPS;
+	char name[48], text[160];
+	struct guess g, own;
 
 	if (mc->rep1 != ctx->rep + 1)
 		return;				/* this mode did not sweep (skipped or failed) */
@@ -321,26 +346,23 @@ static void lat_mem_rep_done(struct probe_ctx *ctx)
 				   probe_platform());
 		return;
 	}
-	/* This mode's curve first (the sizes to match), then the others that ran. */
-	for (int k = -1; k < ctx->nmodes && k < PROBE_MAX_MODES; k++) {
-		int m = k < 0 ? ctx->mode_index : k;
-		if ((k >= 0 && m == ctx->mode_index) || curves[m].rep1 != ctx->rep + 1)
-			continue;
-		local[n] = (struct guess_curve){ curves[m].n, curves[m].bytes, curves[m].fastest, cpu_top() };
-		order[n++] = m;
-	}
-	guess_local(local, n, ref, &used, &g);
-	for (int m = 0; m < ctx->nmodes; m++)		/* the modes taken, in run order */
-		for (int j = 0; j < n; j++)
-			if (order[j] == m && (used & 1u << j))
-				snprintf(from + strlen(from), sizeof(from) - strlen(from), "%s%s",
-					 from[0] ? "," : "", probe_mode_name(m));
+	guess_median_curve(&mc->local[0][0], reps, MAX_POINTS, mc->n, ref);
+	guess_mode(mc, ref, &g);
+	guess_mode(mc, mc->local[(mc->sweeps - 1) % REF_REPS], &own);
 	for (int i = 0; i < g.levels; i++) {
-		snprintf(name, sizeof(name), "l%d_bytes", i + 1);
-		if (last)
-			probe_sample(ctx, name, (int64_t)g.level[i].bytes, 0, "bytes");
 		snprintf(name, sizeof(name), "l%d", i + 1);
 		sample_level(ctx, name, mc, g.level[i].lo, g.level[i].hi);
+		if (g.level[i].verdict == GUESS_SHARED && i < own.levels)
+			sample_bytes(ctx, i, "effective_bytes", own.level[i].lo_bytes, "bytes");
+		if (!last)
+			continue;
+		sample_bytes(ctx, i, "bytes", g.level[i].bytes, "bytes");
+		sample_bytes(ctx, i, "lo_bytes", g.level[i].lo_bytes, "bytes");
+		sample_bytes(ctx, i, "hi_bytes", g.level[i].hi_bytes, "bytes");
+		if (g.level[i].verdict != GUESS_UNDOCUMENTED)
+			sample_bytes(ctx, i, "verdict", (uint64_t)g.level[i].verdict, "kind");
+		guess_describe(&g, i, text, sizeof(text));
+		probe_diag(ctx, "lat_mem", "%s", text);
 	}
 	if (g.mem) {
 		sample_level(ctx, "mem", mc, g.top.lo, g.top.hi);
@@ -348,10 +370,9 @@ static void lat_mem_rep_done(struct probe_ctx *ctx)
 			probe_set_mem_reached(mc->bytes[g.top.lo]);
 	}
 	if (last)
-		probe_diag(ctx, "lat_mem", "%d cache level%s from the local curve%s of %s (pointwise "
-			   "fastest of %d repetition%s)%s%s", g.levels, g.levels == 1 ? "" : "s",
-			   used & (used - 1) ? "s" : "", from, ctx->reps, ctx->reps == 1 ? "" : "s",
-			   g.note[0] ? "; " : "", g.note);
+		probe_diag(ctx, "lat_mem", "%d cache level%s from this mode's local curve (pointwise "
+			   "median of %d repetition%s)%s%s", g.levels, g.levels == 1 ? "" : "s",
+			   reps, reps == 1 ? "" : "s", g.note[0] ? "; " : "", g.note);
 }
 
 const struct probe probe_lat_mem = {

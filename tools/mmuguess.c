@@ -2,8 +2,8 @@
  * mmuguess: cache sizes and latencies from memory-latency curves, with the
  * step detection and the method of the image's lat_mem probe (lib/guess.c).
  *
- *   mmuguess -t CURVE [-T PAGECHASE] [-r REACH]... [-c BYTES]   one curve
- *   mmuguess [-r REACH]... LOG                                   an mmubench log
+ *   mmuguess -t CURVE [-T PAGECHASE] [-r REACH]... [-c BYTES] [-l L1,L2[,L3]] [-x L] [-s]
+ *   mmuguess [-r REACH]... LOG
  *
  * CURVE is `lat_mem_rd -t <MB> <stride>` output: lines "<size in MB> <ns>"
  * after a quoted header such as `"stride=64`, one curve per file.  A
@@ -12,20 +12,25 @@
  * reach: the first step of PAGECHASE (a tools/pagechase curve, one load a
  * page), or given as REACH bytes.  Without any, every step is taken for a
  * cache (right for a TLB-local curve, or where the TLB cannot step).
- * BYTES: the largest cache the CPU reports; memory is claimed only past it.
- * In a LOG, as the image does in lat_mem: where the log has TLB-local
- * curves (`lat_mem.<mode>.local_<bytes>_ns`), their pointwise fastest over
- * the modes that swept the same sizes is the one reference, guessed with
- * the log's largest `cpuid.*.l<N>_bytes` (the image takes each point's
- * fastest over its repetitions too; a log keeps only their median, so with
- * reps > 1 on a disturbed machine the two may differ); each mode's latencies are read
+ * BYTES: the largest cache the CPU reports; memory is claimed only past it
+ * (default: the largest of -l).  -l: the data caches' sizes the CPU
+ * documents, level by level (0: not documented), each level judged
+ * against its own; -x L: level L is a victim (exclusive) cache; -s: L3 is
+ * shared with other tenants (an effective capacity, not judged).
+ * In a LOG, as the image does in lat_mem: each mode's TLB-local curve
+ * (`lat_mem.<mode>.local_<bytes>_ns`: the log's figure is already the
+ * median of the repetitions, the image's reference) guessed with the log's
+ * `cpuid.*.l1d_bytes`, `l2_bytes`, `l3_bytes`, L3 shared unless the
+ * `# platform:` line says bare hardware; each mode's latencies are read
  * off its own random curve at the middle of each level.  A log with only
  * random curves (older images) is guessed per mode with the reach of
  * `tlb.<mode>.reach_bytes` where it has it.  A log from QEMU (its
  * `# platform: QEMU ...` line) gets no level and no memory, as in the image.
  *
- * Prints the guesses as `name value unit` lines (l1_bytes, l1_ns, ...,
- * mem_ns; in a LOG prefixed `lat_mem.<mode>.`), then `# ` notes on what is
+ * Prints the guesses as `name value unit` lines (per level l1_bytes,
+ * l1_lo_bytes, l1_hi_bytes, l1_verdict where judged, l1_ns, ...; mem_ns;
+ * in a LOG prefixed `lat_mem.<mode>.`), a `# ` line per level on its
+ * interval and verdict (lib/guess.c), then `# ` notes on what is
  * not claimed and why.  Exit status: 0 guesses printed (maybe none, with
  * the reason), 1 bad input, 2 usage.
  */
@@ -50,6 +55,9 @@ static struct curve curves[MAX_CURVES];
 static int ncurves;
 static char emulated[160];		/* a log's "# platform: QEMU ..." line */
 static uint64_t cpu_top;		/* -c, or the log's largest cpuid.*.l<N>_bytes */
+static uint64_t cpu_bytes[GUESS_LEVELS];	/* -l, or the log's cpuid.*.l1d/l2/l3_bytes */
+static uint32_t exclusive;		/* -x: bit L-1 */
+static int shared;			/* -s, or a log's platform is not bare hardware */
 
 static void die(const char *file, unsigned long line, const char *what)
 {
@@ -135,13 +143,15 @@ static void read_lmbench(const char *file, struct curve *c)
 		die(file, 0, "no \"stride= header: not lat_mem_rd output");
 }
 
-/* The log's largest cache the CPU reports: cpuid.<mode>.l<1-3>[d]_bytes. */
-static int cpuid_cache_bytes(const struct rl_line *l)
+/* A data cache the CPU reports, cpuid.<mode>.l1d_bytes, l2_bytes or
+ * l3_bytes: its level (1-3), else 0. */
+static int cpuid_cache_level(const struct rl_line *l)
 {
 	const char *m = l->metric;
 
-	return !strcmp(l->probe, "cpuid") && m[0] == 'l' && m[1] >= '1' && m[1] <= '3' &&
-	       (!strcmp(m + 2, "_bytes") || !strcmp(m + 2, "d_bytes"));
+	if (strcmp(l->probe, "cpuid") || m[0] != 'l' || m[1] < '1' || m[1] > '3')
+		return 0;
+	return !strcmp(m + 2, m[1] == '1' ? "d_bytes" : "_bytes") ? m[1] - '0' : 0;
 }
 
 /* An mmubench log: "# measurement lat_mem.<mode>.<pattern>_<bytes>_ns <v> ns",
@@ -162,13 +172,16 @@ static void read_log(const char *file)
 		no++;
 		line[strcspn(line, "\r\n")] = 0;
 		line[rl_text_len(line)] = 0;
-		if (!strncmp(line, "# platform: QEMU", 16)) {
-			snprintf(emulated, sizeof(emulated), "%.150s", line + 12);
+		if (!strncmp(line, "# platform: ", 12)) {
+			if (!strncmp(line + 12, "QEMU", 4))
+				snprintf(emulated, sizeof(emulated), "%.150s", line + 12);
+			shared = strncmp(line + 12, "bare hardware", 13) != 0;
 			continue;
 		}
 		if (rl_parse(line, &l) != RL_MEASUREMENT)
 			continue;
-		if (cpuid_cache_bytes(&l)) {
+		if (cpuid_cache_level(&l)) {
+			cpu_bytes[cpuid_cache_level(&l) - 1] = (uint64_t)l.v;
 			if (l.v > cpu_top)
 				cpu_top = (uint64_t)l.v;
 			continue;
@@ -228,19 +241,34 @@ static uint64_t read_tlb(const char *file)
 static void print_levels(const char *prefix, const char *who, const struct guess *g,
 			 const struct curve *lat)
 {
-	char name[16];
+	char text[200];
 
 	for (int i = 0; i < g->levels; i++) {
-		snprintf(name, sizeof(name), "l%d_bytes", i + 1);
-		printf("%s%s %llu bytes\n", prefix, name, (unsigned long long)g->level[i].bytes);
-		snprintf(name, sizeof(name), "l%d_ns", i + 1);
-		print_ns(prefix, name, lat ? lat->ns100[(g->level[i].lo + g->level[i].hi) / 2]
-					   : g->level[i].ns100);
+		const struct guess_level *lv = &g->level[i];
+
+		printf("%sl%d_bytes %llu bytes\n", prefix, i + 1, (unsigned long long)lv->bytes);
+		printf("%sl%d_lo_bytes %llu bytes\n", prefix, i + 1, (unsigned long long)lv->lo_bytes);
+		printf("%sl%d_hi_bytes %llu bytes\n", prefix, i + 1, (unsigned long long)lv->hi_bytes);
+		if (lv->verdict != GUESS_UNDOCUMENTED)
+			printf("%sl%d_verdict %d kind\n", prefix, i + 1, lv->verdict);
+		snprintf(text, sizeof(text), "l%d_ns", i + 1);
+		print_ns(prefix, text, lat ? lat->ns100[(lv->lo + lv->hi) / 2] : lv->ns100);
+		guess_describe(g, i, text, sizeof(text));
+		printf("# %s%s\n", who, text);
 	}
 	if (g->mem)
 		print_ns(prefix, "mem_ns", lat ? lat->ns100[(g->top.lo + g->top.hi) / 2] : g->top.ns100);
 	if (g->note[0])
 		printf("# %s%s\n", who, g->note);
+}
+
+/* The curve with what the CPU documents. */
+static struct guess_curve documented(const struct curve *c)
+{
+	struct guess_curve gc = { c->n, c->bytes, c->ns100, cpu_top, { 0 }, exclusive, shared };
+
+	memcpy(gc.cpu_bytes, cpu_bytes, sizeof(cpu_bytes));
+	return gc;
 }
 
 static void who_of(const char *prefix, char *who, size_t size)
@@ -252,7 +280,7 @@ static void who_of(const char *prefix, char *who, size_t size)
 
 static void print_guess(const char *prefix, const struct curve *c, const uint64_t *reach, int nreach)
 {
-	struct guess_curve gc = { c->n, c->bytes, c->ns100, cpu_top };
+	struct guess_curve gc = documented(c);
 	struct guess g;
 	char who[64];
 
@@ -272,28 +300,18 @@ static int same_sizes(const struct curve *a, const struct curve *b)
 	return a->n == b->n && !memcmp(a->bytes, b->bytes, a->n * sizeof(a->bytes[0]));
 }
 
-/* A log with TLB-local curves, as the image's lat_mem: one reference, the
- * pointwise fastest local curve of the modes that swept the same sizes as
- * the first; each mode's latencies from its own random curve. */
-static void print_log_guesses(const struct curve *first)
+/* A log with TLB-local curves, as the image's lat_mem: each mode its own
+ * (the log's figures are the medians of the repetitions); each mode's
+ * latencies from its own random curve. */
+static void print_log_guesses(void)
 {
-	static int64_t ref[GUESS_MAX_POINTS];
-	struct guess_curve local[MAX_CURVES];
-	struct guess g;
-	uint32_t used;
-	int n = 0;
-
-	local[n++] = (struct guess_curve){ first->n, first->bytes, first->ns100, cpu_top };
-	for (int i = 0; i < ncurves; i++)
-		if (&curves[i] != first && !strcmp(curves[i].pattern, "local"))
-			local[n++] = (struct guess_curve){ curves[i].n, curves[i].bytes, curves[i].ns100,
-							   cpu_top };
-	guess_local(local, n, ref, &used, &g);
 	for (int i = 0; i < ncurves; i++) {
 		const struct curve *c = &curves[i], *r = lookup(c->mode, "random");
+		struct guess_curve gc = documented(c);
 		char prefix[64], who[64];
+		struct guess g;
 
-		if (strcmp(c->pattern, "local") || !same_sizes(c, first))
+		if (strcmp(c->pattern, "local") || !c->n)
 			continue;
 		snprintf(prefix, sizeof(prefix), "lat_mem.%.31s.", c->mode);
 		who_of(prefix, who, sizeof(who));
@@ -301,6 +319,7 @@ static void print_log_guesses(const struct curve *first)
 			printf("# %sno cache level and no memory latency claimed: %s\n", who, emulated);
 			continue;
 		}
+		guess_caches(&gc, 0, 0, 0, &g);
 		print_levels(prefix, who, &g, r && same_sizes(r, c) ? r : c);
 	}
 }
@@ -309,8 +328,9 @@ static int help;		/* --help: the usage on stdout, status 0 */
 
 static void usage(void)
 {
-	fprintf(help ? stdout : stderr, "usage: mmuguess -t CURVE [-T PAGECHASE] [-r REACH]... [-c BYTES]  (LMbench lat_mem_rd -t; tools/pagechase)\n"
-			"       mmuguess [-r REACH]... LOG                                     (an mmubench console log)\n");
+	fprintf(help ? stdout : stderr, "usage: mmuguess -t CURVE [-T PAGECHASE] [-r REACH]... [-c BYTES] [-l L1,L2[,L3]] [-x L] [-s]\n"
+			"                (LMbench lat_mem_rd -t; tools/pagechase; the CPU's sizes, victim level, shared L3)\n"
+			"       mmuguess [-r REACH]... LOG   (an mmubench console log)\n");
 	exit(help ? 0 : 2);
 }
 
@@ -319,15 +339,35 @@ static uint64_t number(const char *s)
 	char *end;
 	unsigned long long v = strtoull(s, &end, 0);
 
-	if (end == s || *end || !v)
+	if (end == s || *end || !v || *s == '-')
 		usage();
 	return v;
+}
+
+/* -l: up to GUESS_LEVELS sizes, comma-separated, 0 for one not documented. */
+static void documented_sizes(const char *s)
+{
+	int n = 0;
+
+	for (;;) {
+		char *end;
+		unsigned long long v = strtoull(s, &end, 0);
+
+		if (end == s || *s == '-' || n == GUESS_LEVELS || (*end && *end != ','))
+			usage();
+		cpu_bytes[n++] = v;
+		if (v > cpu_top)
+			cpu_top = v;
+		if (!*end)
+			return;
+		s = end + 1;
+	}
 }
 
 int main(int argc, char **argv)
 {
 	const char *random_file = 0, *tlb_file = 0, *log = 0;
-	uint64_t reach[9];
+	uint64_t reach[9], top = 0;
 	int nreach = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -340,7 +380,13 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "-r") && i + 1 < argc && nreach < 8)
 			reach[nreach++] = number(argv[++i]);
 		else if (!strcmp(argv[i], "-c") && i + 1 < argc)
-			cpu_top = number(argv[++i]);
+			top = number(argv[++i]);
+		else if (!strcmp(argv[i], "-l") && i + 1 < argc)
+			documented_sizes(argv[++i]);
+		else if (!strcmp(argv[i], "-x") && i + 1 < argc && number(argv[i + 1]) <= GUESS_LEVELS)
+			exclusive |= 1u << (number(argv[++i]) - 1);
+		else if (!strcmp(argv[i], "-s"))
+			shared = 1;
 		else if (argv[i][0] != '-' && !log)
 			log = argv[i];
 		else
@@ -348,6 +394,8 @@ int main(int argc, char **argv)
 	}
 	if (!!log == !!random_file || (tlb_file && !random_file))
 		usage();
+	if (top)
+		cpu_top = top;
 
 	if (random_file) {
 		read_lmbench(random_file, &curves[0]);
@@ -359,7 +407,7 @@ int main(int argc, char **argv)
 	read_log(log);
 	for (int i = 0; i < ncurves; i++)
 		if (!strcmp(curves[i].pattern, "local") && curves[i].n) {
-			print_log_guesses(&curves[i]);
+			print_log_guesses();
 			return 0;
 		}
 	for (int i = 0; i < ncurves; i++) {

@@ -10,7 +10,7 @@
 /* A curve's guesses, as mmuguess makes them (LMbench says no cache sizes). */
 static void add_guesses(struct run *r, const char *mode, uint64_t *bytes, int64_t *ns100, int n)
 {
-	struct guess_curve gc = { n, bytes, ns100, 0 };
+	struct guess_curve gc = { n, bytes, ns100, 0, { 0 }, 0, 0 };
 	struct guess g;
 	char metric[48];
 
