@@ -19,6 +19,7 @@ struct guess_curve {
 	uint64_t cpu_bytes[GUESS_LEVELS];	/* L1d, L2, L3 sizes; 0 unknown */
 	uint32_t exclusive;		/* bit i: level i+1 holds victims of those below */
 	int shared_top;			/* L3 is shared with other tenants (a guest, an OS) */
+	int tlb;			/* a TLB's curve (one load a page): levels not 2x apart */
 };
 
 enum guess_verdict {
@@ -31,6 +32,8 @@ enum guess_verdict {
 struct guess_level {
 	uint64_t bytes;			/* the size named (see enum guess_verdict; 0 for memory) */
 	uint64_t lo_bytes, hi_bytes;	/* the step: last point on the plateau, first past the rise */
+	uint64_t at_bytes;		/* where half the rise is, interpolated (a TLB's reach) */
+	int open;			/* 1: still rising at the sweep's end (hi: that end) */
 	int verdict;			/* enum guess_verdict */
 	uint64_t cpu_bytes;		/* what the CPU says (0: nothing) */
 	int64_t ns100;			/* its plateau's median latency */

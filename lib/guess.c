@@ -14,6 +14,9 @@
  *    within PLATEAU_TOL of their smallest; adjacent plateaus less than
  *    STEP_RATIO apart are one.  Both lie between the noise and the
  *    smallest step (2x); the octave because levels are 4x apart in size.
+ *    A plateau under LEVEL_RATIO above a level's is part of that level's
+ *    ramp (levels_of()), except on curves that step at a TLB too (a TLB
+ *    curve, or a caller that sets TLB steps aside by their reach).
  * 3. A step between two plateaus, L below and U above, is reported as an
  *    interval, what the curve can resolve whatever the replacement policy:
  *    - past a level's capacity C, at W bytes, at most C of the W bytes can
@@ -26,7 +29,8 @@
  *      randomly placed pages misses at C, in the sets that drew more lines
  *      than ways, about half the loads (0.63 for a direct-mapped one,
  *      1 - 1/e), never nearly all.  So the rise completes only past C.
- *    The interval: lo, the last point whose rise is under 1/RISE_PART of
+ *    The interval: lo, the last point before the half-way one whose rise
+ *    is under 1/RISE_PART of
  *    U - L (1/16: half the 1/8 above, the other half the noise's room, at
  *    least 3x the 1-2 % a cache plateau carries, as U - L >= L), and hi,
  *    the first point within 1/RISE_PART of U.  Then C >= lo x 15/16 (a
@@ -58,6 +62,7 @@
 #define PLATEAU_POINTS	3
 #define PLATEAU_TOL	30	/* percent */
 #define STEP_RATIO	130	/* percent: upper plateau over lower */
+#define LEVEL_RATIO	190	/* percent: a level over the one below (2x, less noise) */
 #define RISE_PART	16	/* on the plateau: under 1/16 of the rise (step 3) */
 #define TLB_FACTOR_NUM	3	/* a TLB's step: within 3/2 of its reach */
 #define TLB_FACTOR_DEN	2
@@ -136,18 +141,42 @@ static int plateaus(const int64_t *m, const uint64_t *bytes, int n, struct plate
 	return np;
 }
 
-/* Step 3 between plateaus a and b: the half-way crossing (interpolated, for
- * step 5 only) and the interval's points *lo and *hi. */
+/* Step 2's levels: a level is at least twice as slow as the one below,
+ * so a plateau under LEVEL_RATIO above the current level's first belongs
+ * to that level: a ramp's shoulder (misses in the sets some placement
+ * overfilled, an adaptive policy keeping part of a set) before or after
+ * its own plateau.  Of each such group the longest plateau is the level's.
+ * Keeps the representatives in p; returns how many. */
+static int levels_of(struct plateau *p, int np)
+{
+	int nl = 0, base = 0;
+
+	for (int k = 1; k <= np; k++) {
+		if (k < np && p[k].ns100 * 100 < p[base].ns100 * LEVEL_RATIO)
+			continue;		/* in base's group */
+		int best = base;
+		for (int j = base + 1; j < k; j++)
+			if (p[j].hi - p[j].lo > p[best].hi - p[best].lo)
+				best = j;
+		p[nl++] = p[best];
+		base = k;
+	}
+	return nl;
+}
+
+/* Step 3 between plateaus a and b: the half-way crossing (interpolated:
+ * step 5's, and a page chase's TLB reach) and the interval's points *lo
+ * and *hi. */
 static uint64_t step(const int64_t *m, const uint64_t *bytes, const struct plateau *a,
 		     const struct plateau *b, int *lo, int *hi)
 {
 	int64_t rise = b->ns100 - a->ns100, half = a->ns100 + rise / 2;
-	int t = a->hi, i;
+	int t = a->hi, i;			/* t: the last point under half */
 
 	while (t + 1 < b->lo && m[t + 1] < half)
 		t++;
-	for (i = a->lo; i < t && (m[i + 1] - a->ns100) * RISE_PART < rise; i++)
-		;
+	for (i = t; i > a->lo && (m[i] - a->ns100) * RISE_PART >= rise; i--)
+		;				/* the last point before the rise */
 	*lo = i;
 	for (i = t + 1; i < b->hi && (b->ns100 - m[i]) * RISE_PART > rise; i++)
 		;
@@ -181,16 +210,13 @@ static void judge(const struct guess_curve *c, int i, struct guess_level *lv)
 }
 
 /* Step 6's memory: the plateau from `start` if the curve ends in it. */
-static void claim_memory(const struct guess_curve *c, const struct plateau *p, int np, int start,
+static void claim_memory(const struct guess_curve *c, const struct plateau *p, int start,
 			 uint64_t last_aside, struct guess *g)
 {
 	int n = c->n;
 	char text[128];
 
-	if (med3(c->ns100[n - 3], c->ns100[n - 2], c->ns100[n - 1]) * 100 >=
-	    p[np - 1].ns100 * STEP_RATIO) {
-		add_note(g, "the curve still rises at its largest size: memory not reached");
-	} else if (last_aside > (g->levels ? g->level[g->levels - 1].lo_bytes : 0)) {
+	if (last_aside > (g->levels ? g->level[g->levels - 1].lo_bytes : 0)) {
 		add_note(g, "a step after the last level was set aside: memory not claimed");
 	} else if (c->cpu_top && c->bytes[p[start].hi] < 2 * c->cpu_top) {
 		/* a guest's CPUID may report the host's whole L3, larger than the sweep */
@@ -216,7 +242,8 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 {
 	int64_t m[GUESS_MAX_POINTS];
 	struct plateau p[MAX_PLATEAUS];
-	int np, n = c->n, start = 0;
+	int np, n = c->n, start = 0, open = 0;
+	int64_t tail;
 	uint64_t last_aside = 0;
 	char text[128];
 
@@ -238,9 +265,20 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 	for (int i = 1; i < n - 1; i++)
 		m[i] = med3(c->ns100[i - 1], c->ns100[i], c->ns100[i + 1]);
 	np = plateaus(m, c->bytes, n, p);
+	if (!c->tlb && !ntlb && !limit)	/* TLB steps (set aside by reach) are under 2x */
+		np = levels_of(p, np);
 	if (np == 0) {
 		add_note(g, "no plateau in the curve: no level visible");
 		return 0;
+	}
+	/* A curve that still rises at its end: the last step's upper plateau
+	 * is past the sweep (an adaptive policy keeps part of a set that
+	 * thrashes, so the rise goes on well past the size).  Its end stands
+	 * in for it: the step is open, its hi the sweep's end. */
+	tail = med3(c->ns100[n - 3], c->ns100[n - 2], c->ns100[n - 1]);
+	if (tail * 100 >= p[np - 1].ns100 * LEVEL_RATIO && p[np - 1].hi < n - 1 && np < MAX_PLATEAUS) {
+		p[np++] = (struct plateau){ n - 1, n - 1, tail };
+		open = 1;
 	}
 
 	for (int k = 0; k + 1 < np; k++) {
@@ -260,7 +298,9 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 			return g->levels;
 		}
 		lv->lo_bytes = c->bytes[lo];
-		lv->hi_bytes = c->bytes[hi];
+		lv->hi_bytes = c->bytes[open && k + 2 == np ? n - 1 : hi];
+		lv->open = open && k + 2 == np;
+		lv->at_bytes = at;
 		lv->ns100 = p[start].ns100;
 		lv->lo = p[start].lo;
 		lv->hi = p[start].hi;
@@ -276,7 +316,10 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 			       : "within a factor 1.5 of a TLB's reach");
 		add_note(g, text);
 	}
-	claim_memory(c, p, np, start, last_aside, g);
+	if (open || tail * 100 >= p[np - 1].ns100 * STEP_RATIO)
+		add_note(g, "the curve still rises at its largest size: memory not reached");
+	else
+		claim_memory(c, p, start, last_aside, g);
 	if (np == 1)
 		add_note(g, "no step in the curve: no cache level visible");
 	return g->levels;
@@ -302,10 +345,11 @@ static int size_text(char *buf, int size, uint64_t bytes)
 void guess_describe(const struct guess *g, int i, char *buf, int size)
 {
 	const struct guess_level *lv = &g->level[i];
-	char lo[24], hi[24], cpu[24];
+	char lo[24], hi[32], cpu[24];
 
 	size_text(lo, sizeof(lo), lv->lo_bytes);
-	size_text(hi, sizeof(hi), lv->hi_bytes);
+	size_text(cpu, sizeof(cpu), lv->hi_bytes);
+	snprintf(hi, sizeof(hi), "%s%s", lv->open ? "past " : "", cpu);	/* open: still rising */
 	size_text(cpu, sizeof(cpu), lv->cpu_bytes);
 	switch (lv->verdict) {
 	case GUESS_CONSISTENT:

@@ -313,7 +313,7 @@ static int l3_shared(void)
 /* The guess of `curve` (mc's sizes) with what the CPU documents. */
 static void guess_mode(const struct mode_curves *mc, const int64_t *curve, struct guess *g)
 {
-	struct guess_curve gc = { mc->n, mc->bytes, curve, cpu_top(), { 0 }, 0, l3_shared() };
+	struct guess_curve gc = { mc->n, mc->bytes, curve, cpu_top(), { 0 }, 0, l3_shared(), 0 };
 
 	for (int l = 0; l < GUESS_LEVELS; l++)
 		gc.cpu_bytes[l] = probe_cache_bytes(l + 1);
@@ -359,8 +359,7 @@ static void lat_mem_rep_done(struct probe_ctx *ctx)
 		sample_bytes(ctx, i, "bytes", g.level[i].bytes, "bytes");
 		sample_bytes(ctx, i, "lo_bytes", g.level[i].lo_bytes, "bytes");
 		sample_bytes(ctx, i, "hi_bytes", g.level[i].hi_bytes, "bytes");
-		if (g.level[i].verdict != GUESS_UNDOCUMENTED)
-			sample_bytes(ctx, i, "verdict", (uint64_t)g.level[i].verdict, "kind");
+		sample_bytes(ctx, i, "verdict", (uint64_t)g.level[i].verdict, "kind");
 		guess_describe(&g, i, text, sizeof(text));
 		probe_diag(ctx, "lat_mem", "%s", text);
 	}

@@ -2,7 +2,7 @@
  * mmuguess: cache sizes and latencies from memory-latency curves, with the
  * step detection and the method of the image's lat_mem probe (lib/guess.c).
  *
- *   mmuguess -t CURVE [-T PAGECHASE] [-r REACH]... [-c BYTES] [-l L1,L2[,L3]] [-x L] [-s]
+ *   mmuguess -t CURVE [-T PAGECHASE] [-r REACH]... [-c BYTES] [-l L1,L2[,L3]] [-x L] [-s] [-p]
  *   mmuguess [-r REACH]... LOG
  *
  * CURVE is `lat_mem_rd -t <MB> <stride>` output: lines "<size in MB> <ns>"
@@ -16,7 +16,8 @@
  * (default: the largest of -l).  -l: the data caches' sizes the CPU
  * documents, level by level (0: not documented), each level judged
  * against its own; -x L: level L is a victim (exclusive) cache; -s: L3 is
- * shared with other tenants (an effective capacity, not judged).
+ * shared with other tenants (an effective capacity, not judged); -p: CURVE
+ * is itself a page chase, whose TLB levels need not be 2x apart.
  * In a LOG, as the image does in lat_mem: each mode's TLB-local curve
  * (`lat_mem.<mode>.local_<bytes>_ns`: the log's figure is already the
  * median of the repetitions, the image's reference) guessed with the log's
@@ -28,7 +29,7 @@
  * `# platform: QEMU ...` line) gets no level and no memory, as in the image.
  *
  * Prints the guesses as `name value unit` lines (per level l1_bytes,
- * l1_lo_bytes, l1_hi_bytes, l1_verdict where judged, l1_ns, ...; mem_ns;
+ * l1_lo_bytes, l1_hi_bytes, l1_verdict, l1_ns, ...; mem_ns;
  * in a LOG prefixed `lat_mem.<mode>.`), a `# ` line per level on its
  * interval and verdict (lib/guess.c), then `# ` notes on what is
  * not claimed and why.  Exit status: 0 guesses printed (maybe none, with
@@ -58,6 +59,7 @@ static uint64_t cpu_top;		/* -c, or the log's largest cpuid.*.l<N>_bytes */
 static uint64_t cpu_bytes[GUESS_LEVELS];	/* -l, or the log's cpuid.*.l1d/l2/l3_bytes */
 static uint32_t exclusive;		/* -x: bit L-1 */
 static int shared;			/* -s, or a log's platform is not bare hardware */
+static int page_chase;			/* -p: CURVE is a TLB's (one load a page) */
 
 static void die(const char *file, unsigned long line, const char *what)
 {
@@ -219,7 +221,8 @@ static void print_ns(const char *prefix, const char *name, int64_t ns100)
 }
 
 /* A page-chase curve (tools/pagechase): its first step is the
- * first-level data TLB running out of reach. */
+ * first-level data TLB running out of reach, there where half the rise is
+ * (a random curve's TLB step is set aside within 1.5x of it). */
 static uint64_t read_tlb(const char *file)
 {
 	static struct curve t;
@@ -230,9 +233,10 @@ static uint64_t read_tlb(const char *file)
 	gc.n = t.n;
 	gc.bytes = t.bytes;
 	gc.ns100 = t.ns100;
+	gc.tlb = 1;
 	if (!guess_caches(&gc, 0, 0, 0, &g))
 		die(file, 0, "no step in the page-chase curve: no TLB reach");
-	return g.level[0].bytes;
+	return g.level[0].at_bytes;
 }
 
 /* The levels of `g`, their latencies read off `lat` at the middle of each
@@ -249,8 +253,7 @@ static void print_levels(const char *prefix, const char *who, const struct guess
 		printf("%sl%d_bytes %llu bytes\n", prefix, i + 1, (unsigned long long)lv->bytes);
 		printf("%sl%d_lo_bytes %llu bytes\n", prefix, i + 1, (unsigned long long)lv->lo_bytes);
 		printf("%sl%d_hi_bytes %llu bytes\n", prefix, i + 1, (unsigned long long)lv->hi_bytes);
-		if (lv->verdict != GUESS_UNDOCUMENTED)
-			printf("%sl%d_verdict %d kind\n", prefix, i + 1, lv->verdict);
+		printf("%sl%d_verdict %d kind\n", prefix, i + 1, lv->verdict);
 		snprintf(text, sizeof(text), "l%d_ns", i + 1);
 		print_ns(prefix, text, lat ? lat->ns100[(lv->lo + lv->hi) / 2] : lv->ns100);
 		guess_describe(g, i, text, sizeof(text));
@@ -265,7 +268,8 @@ static void print_levels(const char *prefix, const char *who, const struct guess
 /* The curve with what the CPU documents. */
 static struct guess_curve documented(const struct curve *c)
 {
-	struct guess_curve gc = { c->n, c->bytes, c->ns100, cpu_top, { 0 }, exclusive, shared };
+	struct guess_curve gc = { c->n, c->bytes, c->ns100, cpu_top, { 0 }, exclusive, shared,
+				  page_chase };
 
 	memcpy(gc.cpu_bytes, cpu_bytes, sizeof(cpu_bytes));
 	return gc;
@@ -328,8 +332,9 @@ static int help;		/* --help: the usage on stdout, status 0 */
 
 static void usage(void)
 {
-	fprintf(help ? stdout : stderr, "usage: mmuguess -t CURVE [-T PAGECHASE] [-r REACH]... [-c BYTES] [-l L1,L2[,L3]] [-x L] [-s]\n"
-			"                (LMbench lat_mem_rd -t; tools/pagechase; the CPU's sizes, victim level, shared L3)\n"
+	fprintf(help ? stdout : stderr, "usage: mmuguess -t CURVE [-T PAGECHASE] [-r REACH]... [-c BYTES] [-l L1,L2[,L3]] [-x L] [-s] [-p]\n"
+			"                (LMbench lat_mem_rd -t; tools/pagechase; the CPU's sizes, victim level, shared L3,\n"
+			"                 CURVE a page chase)\n"
 			"       mmuguess [-r REACH]... LOG   (an mmubench console log)\n");
 	exit(help ? 0 : 2);
 }
@@ -387,6 +392,8 @@ int main(int argc, char **argv)
 			exclusive |= 1u << (number(argv[++i]) - 1);
 		else if (!strcmp(argv[i], "-s"))
 			shared = 1;
+		else if (!strcmp(argv[i], "-p"))
+			page_chase = 1;
 		else if (argv[i][0] != '-' && !log)
 			log = argv[i];
 		else

@@ -7,10 +7,11 @@
 #include "guess.h"
 #include "report_read.h"
 
-/* A curve's guesses, as mmuguess makes them (LMbench says no cache sizes). */
+/* A curve's guesses, as mmuguess makes them (LMbench says no cache sizes:
+ * each level named by its interval's lower end, not judged). */
 static void add_guesses(struct run *r, const char *mode, uint64_t *bytes, int64_t *ns100, int n)
 {
-	struct guess_curve gc = { n, bytes, ns100, 0, { 0 }, 0, 0 };
+	struct guess_curve gc = { n, bytes, ns100, 0, { 0 }, 0, 0, 0 };
 	struct guess g;
 	char metric[48];
 
@@ -18,6 +19,12 @@ static void add_guesses(struct run *r, const char *mode, uint64_t *bytes, int64_
 	for (int i = 0; i < g.levels; i++) {
 		snprintf(metric, sizeof(metric), "l%d_bytes", i + 1);
 		meas_slot(r, "lat_mem", mode, metric, "bytes")->value = g.level[i].bytes;
+		snprintf(metric, sizeof(metric), "l%d_lo_bytes", i + 1);
+		meas_slot(r, "lat_mem", mode, metric, "bytes")->value = g.level[i].lo_bytes;
+		snprintf(metric, sizeof(metric), "l%d_hi_bytes", i + 1);
+		meas_slot(r, "lat_mem", mode, metric, "bytes")->value = g.level[i].hi_bytes;
+		snprintf(metric, sizeof(metric), "l%d_verdict", i + 1);
+		meas_slot(r, "lat_mem", mode, metric, "kind")->value = g.level[i].verdict;
 		snprintf(metric, sizeof(metric), "l%d_ns", i + 1);
 		struct meas *m = meas_slot(r, "lat_mem", mode, metric, "ns");
 		m->value = g.level[i].ns100 / 100.0, m->decimals = 2;
