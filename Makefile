@@ -203,8 +203,8 @@ endif
 
 FORCE:
 
-tools: $(BUILD)/tools/logcheck $(BUILD)/tools/console $(BUILD)/tools/mmuguess $(BUILD)/tools/pagechase \
-	$(BUILD)/tools/mmureport $(BUILD)/tools/cpuiddecode
+tools: $(BUILD)/tools/logcheck $(BUILD)/tools/console $(BUILD)/tools/mmuguess $(BUILD)/tools/cachesim \
+	$(BUILD)/tools/pagechase $(BUILD)/tools/mmureport $(BUILD)/tools/cpuiddecode
 
 # Host programs.  The result format is lib/'s (include/result_line.h): the
 # line check (linecheck.c) and the parser (result_parse.c) the tools share,
@@ -220,6 +220,11 @@ $(BUILD)/tools/%: tools/%.c $(LINE_SRCS) $(LINE_HDRS)
 $(BUILD)/tools/mmuguess: tools/mmuguess.c lib/guess.c lib/sort.c include/guess.h $(LINE_SRCS) $(LINE_HDRS)
 	@mkdir -p $(dir $@)
 	$(Q)cc $(HOST_CFLAGS) -o $@ tools/mmuguess.c lib/guess.c lib/sort.c $(LINE_SRCS) -lm
+
+# cachesim: lat_mem's chase through simulated caches (selftest/test_levels.py).
+$(BUILD)/tools/cachesim: tools/cachesim.c
+	@mkdir -p $(dir $@)
+	$(Q)cc $(HOST_CFLAGS) -o $@ tools/cachesim.c -lm
 
 # mmureport: the line check and parser (LINE_SRCS), the step detection
 # (guess.c) and the tables' columns (table_defs.c) are the ones logcheck and
