@@ -90,6 +90,11 @@ const char *probe_platform(void);
  * is none or nothing says; the line size. */
 uint32_t probe_cache_bytes(int level);
 uint32_t probe_cache_line(void);
+/* The data TLB's entries the CPU documents, to hold measured levels
+ * against: level 1 (the L1 dTLB) or 2 (the second-level TLB) for pages of
+ * `page` bytes; 0 where nothing says.  The sandbox's from CPUID; on the
+ * boards mmu_tlb()'s entries for level 1 and 4 KiB pages, nothing else. */
+uint32_t probe_tlb_entries(int level, uint32_t page);
 
 /* order[0..n) a random permutation of 0..n-1 (Fisher-Yates), drawn from
  * the xorshift32 generator in *state: the same order from the same state,

@@ -17,7 +17,10 @@ entry covers it (mode `pinned`: the image lies in the low 32 MiB).  So:
   pinned: 64 slots - 2 pins - 0           = 62   (pins=4: 60; pins=0: 63)
 The test derives the number from what the image prints (its TLB size, the
 mode's pins, where the image lies) and from the per-P miss counts of the
-counted walk, and asserts the curve's step at exactly that P.
+counted walk, and asserts the curve's step at exactly that P.  The level's
+interval is then exactly [P, P + 1] (every load misses from P + 1 on), and
+the TLB's documented 64 entries, less the pins, lie in it: consistent, and
+named by P, the exact count (tests/tlb.c judge()).
 """
 import re
 
@@ -53,9 +56,10 @@ def mode_pins(run, mode):
     return int(m.group(1))
 
 
-def check_step(run, mode, expect):
+def check_step(run, mode, expect, slots=64, pins=0):
     """The counted walk misses never up to `expect` pages and on every load
-    beyond; the chase's curve steps exactly there; miss_ns = the path."""
+    beyond; the chase's curve steps exactly there; miss_ns = the path; the
+    interval is that step, consistent with the TLB's `slots` less `pins`."""
     misses, ns = curve(run, mode, "misses"), curve(run, mode)
     assert set(misses) == set(ns) and expect in misses and expect + 1 in misses, run.log
     for p, m in misses.items():
@@ -67,6 +71,13 @@ def check_step(run, mode, expect):
         else:
             assert t > base + 30, (mode, p, t)      # a 44-instruction miss on each load
     assert run.value(f"tlb.{mode}.l1_entries") == expect
+    assert run.value(f"tlb.{mode}.l1_lo_entries") == expect
+    assert run.value(f"tlb.{mode}.l1_hi_entries") == expect + 1
+    assert slots - pins <= expect + 1 <= slots                 # hi: the slots less the pins
+    assert run.value(f"tlb.{mode}.l1_verdict") == 1            # consistent
+    pinned = f" ({pins} pinned)" if pins else ""
+    assert (f"# tlb.{mode}: L1: {expect}-{expect + 1} entries, consistent with the CPU's "
+            f"{slots}{pinned}; named by lo, exact") in "\n".join(run.lines), run.log
     assert run.value(f"tlb.{mode}.reach_bytes") == expect * 4096
     path = run.value(f"mmu.{mode}.dtlb_miss_path")
     assert path == 44       # 37 before the user/kernel split's window test and kernel count
@@ -90,7 +101,7 @@ def test_tlb_finds_the_slots_the_walk_can_use(ref405ep, mode):
     code_pinned = image_end(run) <= pins * PIN      # the loops' code page under a pin?
     expect = slots - pins - (0 if code_pinned else 1)
     assert expect == {"normal": 63, "pinned": 62}[mode]
-    check_step(run, mode, expect)
+    check_step(run, mode, expect, slots, pins)
 
 
 def test_tlb_largepte_and_real_claim_nothing(ref405ep):
@@ -106,7 +117,8 @@ def test_tlb_largepte_and_real_claim_nothing(ref405ep):
             "the step") in text
     assert "tlb.real: no TLB level claimed: translation is off" in text
     for mode in ("real", "largepte"):
-        for m in ("l1_entries", "l2_entries", "reach_bytes", "miss_ns", "lp_l1_entries"):
+        for m in ("l1_entries", "l1_lo_entries", "l1_verdict", "l2_entries", "reach_bytes",
+                  "miss_ns", "lp_l1_entries"):
             assert f"tlb.{mode}.{m}" not in run.measurements
     assert len(curve(run, "real")) > 10            # the baseline curve is there
 
@@ -122,8 +134,16 @@ def test_tlb_pins_and_large_page_stride(pins, expect):
     slots = tlb_slots(run)
     code_pinned = image_end(run) <= pins * PIN
     assert slots - pins - (0 if code_pinned else 1) == expect
-    check_step(run, "pinned", expect)
+    check_step(run, "pinned", expect, slots, pins)
     assert run.value("tlb.largepte.lp_l1_entries") == 63
+    # The 64 KiB stride: the same exact step; nothing documents the 405's
+    # entries per page size to the probe (probe_tlb_entries: 4 KiB only), so
+    # no verdict, and the level named by its lower end.
+    assert (run.value("tlb.largepte.lp_l1_lo_entries"),
+            run.value("tlb.largepte.lp_l1_hi_entries")) == (63, 64)
+    assert "tlb.largepte.lp_l1_verdict" not in run.measurements
+    assert ("# tlb.largepte: L1 of 64k: 63-64 entries: no count from the CPU; named 63"
+            in "\n".join(run.lines)), run.log
     assert abs(run.value("tlb.largepte.lp_miss_ns") - 44) <= 1
     assert run.value("tlb.largepte.lp_reach_bytes") == 63 * (64 << 10)
 
@@ -159,7 +179,8 @@ def test_pc_tcg_runs_everywhere_and_claims_no_level(icount):
         assert re.search(rf"^# tlb\.{mode}: no TLB level claimed: ", text, re.M), text
         assert run.value(f"bw_mem.{mode}.rd_8388608_mbs") > 0
     claims = [n for n in run.measurements if n.startswith("tlb.") and
-              re.search(r"\.(lp_)?(l\d_entries|reach_bytes|(l\d_)?miss_(ns|cycles|spread))$", n)]
+              re.search(r"\.(lp_)?(l\d_(lo_|hi_)?entries|l\d_verdict|reach_bytes|"
+                        r"(l\d_)?miss_(ns|cycles|spread))$", n)]
     assert claims == [], claims
     assert "translation is off" in text
     assert ("-icount emulates no TLB timing" if icount else "QEMU's own software TLB") in text

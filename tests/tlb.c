@@ -14,9 +14,10 @@
  * P runs from 1 to 4x the TLB's entries where a software-refilled TLB
  * gives them, else to MAX_PAGES (16384: 4x the largest second-level TLBs
  * in use, 1536-4096 entries); where that curve rises by half over the
- * plateau (two points in a row; see threshold()), the step is bisected to the exact P
- * where half its rise is reached: the level's entries are the last P
- * below it, up to MAX_LEVELS levels 4x apart (LEVEL_APART).  A
+ * plateau (two points in a row; see threshold()), both ends of the step
+ * are bisected to the exact P: the level's entries lie in the interval
+ * (RISE_PART), held against what the CPU documents (judge()); up to
+ * MAX_LEVELS levels 4x apart (LEVEL_APART).  A
  * level's miss cost is the rise; where our own handler refills the TLB
  * (the 405) it is divided by the misses per load its counters saw, so ITLB
  * misses of the loop's own code page do not count as part of a data miss.
@@ -28,7 +29,7 @@
 
 #define PAGE		4096u
 #define MAX_PAGES	16384u		/* sweep end where nothing says (see above) */
-#define MAX_POINTS	112		/* 29 coarse, 14 a level's bisection */
+#define MAX_POINTS	128		/* 29 coarse, up to 24 a step's two bisections */
 #define MAX_LEVELS	3
 /* TLB levels in use are 8x or more apart in entries (L1 32-96, L2 512-4096;
  * the 405's shadow 8 and main 64): a step within 4x of the level below is
@@ -38,6 +39,21 @@
  * cache step, lib/guess.c's STEP_RATIO) is a cache's edge, not a TLB's. */
 #define CACHE_RISE	130
 #define WARM_PASSES	4		/* before the counted one: time for stale entries to go */
+/* A level's interval, as lib/guess.c's step 3 for caches.  With E entries
+ * a cyclic chase over P > E pages misses at least (P - E) / P of its loads
+ * whatever the replacement policy (E pages at most are held); the coarse
+ * sweep's next point past a size on its grid (1, 2, 3, 4, 6, 8 ...) is at
+ * least 4/3 of it, where at least 1/4 miss.  lo is the last P whose rise
+ * is under 1/RISE_PART of the step's (1/8: half that 1/4, the other half
+ * the noise's room: a few percent of the plateau, and a step is at least
+ * half its plateau), hi the first P within 1/RISE_PART of the level above.
+ * Then E >= lo x 7/8 (lo held 7/8 of its pages), and E <= hi: below E only
+ * entries others hold evict our pages (pinned ones, our own code page in a
+ * TLB shared with instructions, another job's), never conflicts (the pages
+ * are contiguous, or strided so that they spread alike: large_sweep(), so
+ * they fill a TLB's sets evenly), so the rise completes only past E, less
+ * what the others hold. */
+#define RISE_PART	8
 
 struct point {
 	uint32_t pages;
@@ -53,7 +69,8 @@ struct sweep {
 	const char *tag;		/* "" for 4K, "_16m" etc. */
 	struct point pt[MAX_POINTS];	/* every point measured, by P */
 	int n;
-	uint32_t entries[MAX_LEVELS];
+	uint32_t lo[MAX_LEVELS], hi[MAX_LEVELS];	/* each level's interval (RISE_PART) */
+	int from[MAX_LEVELS];		/* the coarse point lo was bisected from */
 	int64_t before[MAX_LEVELS], after[MAX_LEVELS];
 	uint32_t after_pages[MAX_LEVELS];	/* the point that gave after[] */
 	int levels;
@@ -179,12 +196,40 @@ static const struct point *measure(struct sweep *s, uint32_t pages)
  * the plateau lies between that and a point another job disturbed. */
 static int64_t threshold(int64_t plateau) { return plateau + plateau / 2; }
 
-/* The coarse sweep (1, 2, 3, 4, 6, 8, 12 ...), then each step bisected.
- * Returns -1 when the timer failed. */
+/* Bisects [a, b], a at or under `limit` and b over it, down to two
+ * adjacent P: the one at or under (far = 0) or the one over (far = 1). */
+static uint32_t bisect(struct sweep *s, uint32_t a, uint32_t b, int64_t limit, int far)
+{
+	while (b - a > 1) {
+		uint32_t mid = a + (b - a) / 2;
+		const struct point *q = measure(s, mid);
+		if (!q)
+			break;		/* out of points: the ends so far still hold */
+		if (q->t.ns100 > limit)
+			b = mid;
+		else
+			a = mid;
+	}
+	return far ? b : a;
+}
+
+/* hi: the first P from coarse[j] on within `part` of the level `top`
+ * (coarse[j] on the plateau below; the level's point ends the search). */
+static uint32_t upper_end(struct sweep *s, const uint32_t *coarse, int j, int64_t top, int64_t part)
+{
+	int k = j + 1;
+
+	while (measure(s, coarse[k])->t.ns100 < top - part)
+		k++;
+	return bisect(s, coarse[k - 1], coarse[k], top - part - 1, 1);
+}
+
+/* The coarse sweep (1, 2, 3, 4, 6, 8, 12 ...), then each step's two ends
+ * bisected (RISE_PART).  Returns -1 when the timer failed. */
 static int sweep_run(struct sweep *s)
 {
 	uint32_t coarse[40] = { 1 };
-	int nc = 0;
+	int nc = 0, below = 0;		/* below: the coarse point past the last step */
 	int64_t plateau;
 
 	for (uint32_t p = 1; p <= s->max_pages && nc < 38; p *= 2) {
@@ -204,13 +249,14 @@ static int sweep_run(struct sweep *s)
 			plateau = measure(s, coarse[i])->t.ns100;
 	s->levels = 0;
 	for (int i = 1; i < nc && s->levels < MAX_LEVELS; i++) {
-		int64_t thr = threshold(plateau), half, a_ns;
-		uint32_t lo = coarse[i - 1], hi = coarse[i], a_pages;
+		int64_t thr = threshold(plateau), part, a_ns;
+		uint32_t lo, hi, a_pages;
+		int j, n = s->levels - 1;
 
 		/* Two coarse points in a row above, and one more measured past
 		 * them: one alone is noise, and a rise at the sweep's very end
 		 * has nothing to show it is a level and not a steady climb. */
-		if (i + 2 >= nc || measure(s, hi)->t.ns100 <= thr ||
+		if (i + 2 >= nc || measure(s, coarse[i])->t.ns100 <= thr ||
 		    measure(s, coarse[i + 1])->t.ns100 <= thr)
 			continue;
 		/* The level past the step: the higher of the first two coarse
@@ -219,21 +265,16 @@ static int sweep_run(struct sweep *s)
 		if (measure(s, coarse[i + 1])->t.ns100 > measure(s, coarse[i])->t.ns100)
 			a_pages = coarse[i + 1];
 		a_ns = measure(s, a_pages)->t.ns100;
-		/* The step where half the rise is reached (a smeared step's middle;
-		 * a sharp one's edge), bisected to the exact P. */
-		half = (plateau + a_ns) / 2;
-		if (measure(s, hi)->t.ns100 <= half)
-			lo = coarse[i], hi = coarse[i + 1];
-		while (hi - lo > 1) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			const struct point *q = measure(s, mid);
-			if (!q)
-				break;
-			if (q->t.ns100 > half)
-				hi = mid;
-			else
-				lo = mid;
-		}
+		part = (a_ns - plateau) / RISE_PART;
+		/* lo: the last coarse point still on the plateau (the rise may
+		 * begin long before thr, or pass thr and still be within part),
+		 * then bisected; hi: from there to the first within part of a_ns. */
+		for (j = i - 1; measure(s, coarse[j + 1])->t.ns100 <= plateau + part; j++)
+			;
+		for (; j > below && measure(s, coarse[j])->t.ns100 > plateau + part; j--)
+			;
+		lo = bisect(s, coarse[j], coarse[j + 1], plateau + part, 0);
+		hi = upper_end(s, coarse, j, a_ns, part);
 		if (measure(s, a_pages)->packed100 * 100 >
 		    measure(s, coarse[i - 1])->packed100 * CACHE_RISE) {
 			/* The packed chase steps across it too: a cache's edge
@@ -241,20 +282,27 @@ static int sweep_run(struct sweep *s)
 			 * chases' misses need not cancel: no level claimed. */
 			if (!s->cache_edge)
 				s->cache_edge = lo;
-		} else if (s->levels && lo < LEVEL_APART * s->entries[s->levels - 1]) {
+		} else if (s->levels && lo < LEVEL_APART * s->lo[n]) {
 			/* Too close to the level below to be a TLB of its own: the
 			 * rest of that level's ramp (page walks slowing as their
-			 * entries leave the caches); its miss cost takes the rise. */
-			s->after[s->levels - 1] = a_ns;
-			s->after_pages[s->levels - 1] = a_pages;
+			 * entries leave the caches); its miss cost takes the rise,
+			 * its hi is where the ramp's top is reached (its lo stays:
+			 * the pigeonhole bound holds for the first rise). */
+			s->after[n] = a_ns;
+			s->after_pages[n] = a_pages;
+			s->hi[n] = upper_end(s, coarse, s->from[n], a_ns,
+					     (a_ns - s->before[n]) / RISE_PART);
 		} else {
-			s->entries[s->levels] = lo;
+			s->lo[s->levels] = lo;
+			s->hi[s->levels] = hi;
+			s->from[s->levels] = j;
 			s->before[s->levels] = plateau;
 			s->after[s->levels] = a_ns;
 			s->after_pages[s->levels] = a_pages;
 			s->levels++;
 		}
 		plateau = a_ns;
+		below = a_pages == coarse[i] ? i : i + 1;
 		i++;
 	}
 	return 0;
@@ -277,19 +325,63 @@ static void sample_curve(struct probe_ctx *ctx, const struct sweep *s)
 	}
 }
 
-/* Headlines of the levels found: <pre>l1_entries, l2_entries, reach and
- * the miss cost of each level (l2 only: <pre>l2_miss_ns). */
+/* Level k held against the entries the CPU documents for the sweep's page
+ * size: consistent where they lie in what the interval allows (RISE_PART:
+ * lo x 7/8 to hi, to hi plus the pinned entries where pins may hold some
+ * of them: the 405's do, the e500's are another array's), and the level
+ * is then named by them, else by lo.  Where our own handler refills the
+ * TLB the count is exact (every miss is the handler's, counted or, under
+ * -icount, instructions): named by lo, what the walk can use.  Samples
+ * the interval and the verdict (1 consistent, 2 differs; none where the
+ * CPU documents nothing), says why, and returns the count named. */
+static uint32_t judge(struct probe_ctx *ctx, const struct sweep *s, int k, const char *pre)
+{
+	const struct mmu_tlb_info *tlb = mmu_tlb();
+	uint32_t doc = probe_tlb_entries(k + 1, s->page), lo = s->lo[k], hi = s->hi[k];
+	int ok = doc && lo - lo / RISE_PART <= doc && doc <= hi + tlb->pinned;
+	uint32_t named = ok && tlb->refill != MMU_REFILL_SOFTWARE ? doc : lo;
+	char m[48], level[24], pins[24] = "";
+
+	snprintf(m, sizeof(m), "%sl%d_lo_entries", pre, k + 1);
+	probe_sample(ctx, m, lo, 0, "count");
+	snprintf(m, sizeof(m), "%sl%d_hi_entries", pre, k + 1);
+	probe_sample(ctx, m, hi, 0, "count");
+	if (doc) {
+		snprintf(m, sizeof(m), "%sl%d_verdict", pre, k + 1);
+		probe_sample(ctx, m, ok ? 1 : 2, 0, "kind");
+	}
+	snprintf(level, sizeof(level), "L%d%s%s", k + 1, *s->tag ? " of " : "", *s->tag ? s->tag + 1 : "");
+	if (tlb->pinned)
+		snprintf(pins, sizeof(pins), " (%u pinned)", tlb->pinned);
+	if (!doc)
+		probe_diag(ctx, "tlb", "%s: %lu-%lu entries: no count from the CPU; named %lu, the "
+			   "lower end", level, (unsigned long)lo, (unsigned long)hi, (unsigned long)lo);
+	else if (!ok)
+		probe_diag(ctx, "tlb", "%s: %lu-%lu entries, differs (CPU says %lu%s); named %lu, the "
+			   "lower end", level, (unsigned long)lo, (unsigned long)hi, (unsigned long)doc,
+			   pins, (unsigned long)lo);
+	else
+		probe_diag(ctx, "tlb", "%s: %lu-%lu entries, consistent with the CPU's %lu%s%s", level,
+			   (unsigned long)lo, (unsigned long)hi, (unsigned long)doc, pins,
+			   named != doc ? "; named by lo, exact (our handler refills the TLB)" : "");
+	return named;
+}
+
+/* Headlines of the levels found: <pre>l1_entries, l2_entries (judge()),
+ * reach and the miss cost of each level (l2 only: <pre>l2_miss_ns). */
 static void sample_levels(struct probe_ctx *ctx, struct sweep *s, const char *pre)
 {
 	char m[48];
+	uint32_t named = 0;
 
 	for (int k = 0; k < s->levels; k++) {
 		const struct point *a = measure(s, s->after_pages[k]);	/* measured already */
 		struct probe_time t = a->t;
 		int64_t rise = s->after[k] - s->before[k];
 
+		named = judge(ctx, s, k, pre);
 		snprintf(m, sizeof(m), "%sl%d_entries", pre, k + 1);
-		probe_sample(ctx, m, s->entries[k], 0, "count");
+		probe_sample(ctx, m, named, 0, "count");
 		/* Per miss: the rise over the misses per load counted (405). */
 		t.ns100 = a->misses1000 > 0 ? rise * 1000 / a->misses1000 : rise;
 		t.cycles100 = ns100_to_cycles100(t.ns100);
@@ -298,7 +390,7 @@ static void sample_levels(struct probe_ctx *ctx, struct sweep *s, const char *pr
 	}
 	if (s->levels) {
 		snprintf(m, sizeof(m), "%sreach_bytes", pre);
-		probe_sample(ctx, m, (int64_t)s->entries[s->levels - 1] * s->page, 0, "bytes");
+		probe_sample(ctx, m, (int64_t)named * s->page, 0, "bytes");
 	}
 }
 
@@ -327,7 +419,7 @@ static const char *no_claim(struct probe_ctx *ctx, const struct mmu_tlb_info *tl
 
 /* The 4K sweep's levels as headlines.  The 405 also counts: at every P,
  * mmu_tlb()->walk walks the same pages, registers only, and gives the
- * misses of one warm pass.  The last level found must be the largest P
+ * misses of one warm pass.  The last level's lo must be the largest P
  * that pass does not miss at, every larger P missing, or the probe fails.
  * With round robin over the unpinned slots, a cyclic walk of P pages stays
  * resident iff P plus the pages the loop's own code touches fit the
@@ -343,24 +435,24 @@ static int claim_levels(struct probe_ctx *ctx, struct sweep *s, unsigned ways)
 		}
 	/* Set-associative (the e500's TLB0): past `counted` pages only the
 	 * sets holding ways + 1 of them miss, so time rises gradually until
-	 * every set does, at counted + counted / ways pages.  A step by time
-	 * in between is that TLB's; the counters give its entries exactly. */
+	 * every set does, at counted + counted / ways pages.  A step's lower
+	 * end by time in between is that TLB's; the counters give it exactly. */
 	if (ways > 1 && counted > 0 && s->levels) {
-		uint32_t t = s->entries[s->levels - 1];
+		uint32_t t = s->lo[s->levels - 1];
 		if (t >= counted && t <= counted + counted / ways) {
 			if (t != counted && ctx->rep == 0)
-				probe_diag(ctx, "tlb", "the step by time at %lu pages lies in the %u-way "
-					   "TLB's transition (%ld to %ld pages): %ld entries, as counted",
-					   (unsigned long)t, ways, (long)counted,
+				probe_diag(ctx, "tlb", "the step's lower end by time at %lu pages lies in "
+					   "the %u-way TLB's transition (%ld to %ld pages): %ld entries, "
+					   "as counted", (unsigned long)t, ways, (long)counted,
 					   (long)(counted + counted / ways), (long)counted);
-			s->entries[s->levels - 1] = counted;
+			s->lo[s->levels - 1] = counted;
 		}
 	}
 	if (counted != -1 && (counted == -2 ? s->levels != 0 :
-			      !s->levels || s->entries[s->levels - 1] != counted))
+			      !s->levels || s->lo[s->levels - 1] != counted))
 		return probe_fail(ctx, "curve and counters disagree: step after %ld pages by "
 				  "time, after %ld by the miss counters",
-				  s->levels ? (long)s->entries[s->levels - 1] : -1L, (long)counted);
+				  s->levels ? (long)s->lo[s->levels - 1] : -1L, (long)counted);
 	if (!s->levels)
 		probe_diag(ctx, "tlb", "no step up to %lu pages of 4 KiB: no TLB level "
 			   "visible (%lu KiB walked)", (unsigned long)s->max_pages,

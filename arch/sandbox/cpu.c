@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 #include "arch.h"
 #include "args.h"
+#include "probe.h"
 #include "report.h"
 #include "sandbox.h"
 #include "../x86/cpuid.h"
@@ -121,6 +122,18 @@ unsigned sandbox_dtlb_entries(int large)
 {
 	read_caches();
 	return info.dtlb[X86_TLB_L1][large ? X86_PG_LARGE : X86_PG_4K].entries;
+}
+
+/* include/probe.h: CPUID's data TLB entries, level 1 or 2, 4K, 2M/4M or
+ * 1G pages; 0 unknown. */
+uint32_t probe_tlb_entries(int level, uint32_t page)
+{
+	int kind = page == 4096 ? X86_PG_4K : page == 2u << 20 || page == 4u << 20 ? X86_PG_LARGE :
+		   page == 1u << 30 ? X86_PG_1G : -1;
+
+	read_caches();
+	return level >= 1 && level <= X86_TLB_LEVELS && kind >= 0 ?
+	       info.dtlb[level - 1][kind].entries : 0;
 }
 
 /* ---- the banner ---- */
