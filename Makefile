@@ -328,7 +328,7 @@ help:
 	@echo 'Targets:'
 	@echo '  all (default)   every board: build/<board>/mmubench.{elf,bin,uimg}, boot.scr.uimg'
 	@echo '  walnut ref405ep pc ppce500 sandbox   one board (the same as BOARD=<name>)'
-	@echo '  tools           host programs: build/tools/{logcheck,console,mmuguess,pagechase,mmureport,cpuiddecode}'
+	@echo '  tools           host programs: build/tools/{logcheck,console,mmuguess,cachesim,pagechase,mmureport,cpuiddecode}'
 	@echo '  fuzz            libFuzzer targets: build/fuzz/{fuzz_report,fuzz_args} (clang)'
 	@echo '  shims           the tests'"'"' stand-ins (selftest/shims/): build/shims/{ppc405-loader.elf,ppc405-clocks-host,i386-tsc-host}'
 	@echo '  netboot         BOARD=<name>: a TFTP root in build/<name>/tftp'

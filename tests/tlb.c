@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "probe.h"
+#include "sort.h"
 
 #define PAGE		4096u
 #define MAX_PAGES	16384u		/* sweep end where nothing says (see above) */
@@ -224,6 +225,25 @@ static uint32_t upper_end(struct sweep *s, const uint32_t *coarse, int j, int64_
 	return bisect(s, coarse[k - 1], coarse[k], top - part - 1, 1);
 }
 
+/* Where the rise past coarse[i] settles, for hi: the median of the coarse
+ * points from 2x to 4x coarse[i] (all past the entries, which the rise
+ * began below), at least a_ns.  A second-level TLB's misses keep slowing
+ * past it as the walks' own lines leave the caches, so the first points
+ * past the step are not yet the level above. */
+static int64_t settled(struct sweep *s, const uint32_t *coarse, int nc, int i, int64_t a_ns)
+{
+	int64_t v[8];
+	unsigned n = 0;
+
+	for (int k = i + 1; k < nc && n < 8; k++)
+		if (coarse[k] >= 2 * coarse[i] && coarse[k] <= 4 * coarse[i])
+			v[n++] = measure(s, coarse[k])->t.ns100;
+	if (!n)
+		return a_ns;
+	int64_t m = median_i64(v, n);
+	return m > a_ns ? m : a_ns;
+}
+
 /* The coarse sweep (1, 2, 3, 4, 6, 8, 12 ...), then each step's two ends
  * bisected (RISE_PART).  Returns -1 when the timer failed. */
 static int sweep_run(struct sweep *s)
@@ -249,7 +269,7 @@ static int sweep_run(struct sweep *s)
 			plateau = measure(s, coarse[i])->t.ns100;
 	s->levels = 0;
 	for (int i = 1; i < nc && s->levels < MAX_LEVELS; i++) {
-		int64_t thr = threshold(plateau), part, a_ns;
+		int64_t thr = threshold(plateau), part, a_ns, top;
 		uint32_t lo, hi, a_pages;
 		int j, n = s->levels - 1;
 
@@ -268,13 +288,15 @@ static int sweep_run(struct sweep *s)
 		part = (a_ns - plateau) / RISE_PART;
 		/* lo: the last coarse point still on the plateau (the rise may
 		 * begin long before thr, or pass thr and still be within part),
-		 * then bisected; hi: from there to the first within part of a_ns. */
+		 * then bisected; hi: from there to the first within 1/RISE_PART
+		 * of where the rise settles. */
 		for (j = i - 1; measure(s, coarse[j + 1])->t.ns100 <= plateau + part; j++)
 			;
 		for (; j > below && measure(s, coarse[j])->t.ns100 > plateau + part; j--)
 			;
 		lo = bisect(s, coarse[j], coarse[j + 1], plateau + part, 0);
-		hi = upper_end(s, coarse, j, a_ns, part);
+		top = settled(s, coarse, nc, i, a_ns);
+		hi = upper_end(s, coarse, j, top, (top - plateau) / RISE_PART);
 		if (measure(s, a_pages)->packed100 * 100 >
 		    measure(s, coarse[i - 1])->packed100 * CACHE_RISE) {
 			/* The packed chase steps across it too: a cache's edge
@@ -290,8 +312,9 @@ static int sweep_run(struct sweep *s)
 			 * the pigeonhole bound holds for the first rise). */
 			s->after[n] = a_ns;
 			s->after_pages[n] = a_pages;
-			s->hi[n] = upper_end(s, coarse, s->from[n], a_ns,
-					     (a_ns - s->before[n]) / RISE_PART);
+			top = settled(s, coarse, nc, i, a_ns);
+			s->hi[n] = upper_end(s, coarse, s->from[n], top,
+					     (top - s->before[n]) / RISE_PART);
 		} else {
 			s->lo[s->levels] = lo;
 			s->hi[s->levels] = hi;
