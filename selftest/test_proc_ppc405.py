@@ -105,8 +105,9 @@ def test_trap_kernel_misses(runs):
     data = pages(syms, "null_call", "kset", "kset_bytes", "kset_sink")
     heap = re.search(r"^# image: .*heap 0x([0-9a-f]+)-", "\n".join(run.lines), re.M)
     assert heap, run.log
-    # The way out of user mode, translated again (boot/proc.c proc_run).
-    exit_code, exit_data = pages(syms, "proc_run"), pages(syms, "running")
+    # The way out of user mode, translated again: user_enter's return half
+    # (arch/ppc405/user_mode.S) and proc_run after it (boot/proc.c).
+    exit_code, exit_data = pages(syms, "proc_run", "user_enter"), pages(syms, "running")
     n_data = TRAP_KB * 1024 // PAGE + len(data)
     # Everything lies below the pins (so pinned: no kernel miss at all) and
     # in the first 16 MiB large page.
