@@ -82,6 +82,7 @@ int64_t ns100_to_cycles100(int64_t ns100)
 }
 
 uint32_t probe_cache_bytes(int level) { return arch_cache_bytes(level); }
+uint32_t probe_cache_ways(int level) { return arch_cache_ways(level); }
 uint32_t probe_cache_line(void) { return arch_cache_line(); }
 uint64_t probe_add_chain_ticks(uint32_t iters, int wide) { return arch_add_chain_ticks(iters, wide); }
 const char *probe_platform(void) { return boot_info.platform; }

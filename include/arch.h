@@ -24,6 +24,7 @@ uint64_t arch_add_chain_ticks(uint32_t iters, int wide);
 /* The data caches as the CPU reports them (i386: CPUID; the 405: its PVR):
  * level 1..3 in bytes, 0 where there is none or nothing says; the line. */
 uint32_t arch_cache_bytes(int level);
+uint32_t arch_cache_ways(int level);	/* 0: not known */
 uint32_t arch_cache_line(void);
 
 /* Where we run, as the CPU tells (i386: CPUID's hypervisor leaf): "KVM",

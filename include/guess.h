@@ -18,8 +18,10 @@ struct guess_curve {
 	/* What the CPU documents, to judge each level against (all 0: nothing). */
 	uint64_t cpu_bytes[GUESS_LEVELS];	/* L1d, L2, L3 sizes; 0 unknown */
 	uint32_t exclusive;		/* bit i: level i+1 holds victims of those below */
-	int shared_top;			/* L3 is shared with other tenants (a guest, an OS) */
+	int shared_top;			/* others run beside us (a guest, an OS): L3 is
+				   theirs too, a neighbour may hold a way of L1/L2 */
 	int tlb;			/* a TLB's curve (one load a page): levels not 2x apart */
+	uint32_t cpu_ways[GUESS_LEVELS];	/* each level's ways, 0 unknown */
 };
 
 enum guess_verdict {

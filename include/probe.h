@@ -89,6 +89,7 @@ const char *probe_platform(void);
  * sweeps and to hold guesses against: level 1..3 in bytes, 0 where there
  * is none or nothing says; the line size. */
 uint32_t probe_cache_bytes(int level);
+uint32_t probe_cache_ways(int level);	/* its ways, 0 where nothing says */
 uint32_t probe_cache_line(void);
 /* The data TLB's entries the CPU documents, to hold measured levels
  * against: level 1 (the L1 dTLB) or 2 (the second-level TLB) for pages of

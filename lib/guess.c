@@ -39,7 +39,8 @@
  *    the lower levels.  A step's rise is never fitted to a shift: where
  *    its middle lies depends on the policy (0.8-1.3 of C is seen).
  * 4. The verdict: where the CPU documents the level's size, "consistent"
- *    when it lies in what step 3 allows, and the level is named by it;
+ *    when it lies in what step 3 allows (with one way a neighbour may
+ *    hold: judge()), and the level is named by it;
  *    otherwise ("differs", or nothing documented) by lo.  An L3 that other
  *    tenants share (a guest's, or under an OS) holds what they leave: its
  *    step is an effective capacity, named by lo and never judged.
@@ -187,10 +188,15 @@ static uint64_t step(const int64_t *m, const uint64_t *bytes, const struct plate
 	       (uint64_t)(m[t + 1] - m[t]);
 }
 
-/* Step 4: level i's verdict and name. */
+/* Step 4: level i's verdict and name.  Where others run beside us, a
+ * neighbour (an SMT sibling, another tenant's vCPU on it) may hold one way
+ * of every set: of w ways ours are then w - 1, and the rise completes by
+ * (w - 1)/w of the size, so the size may be hi x w / (w - 1) (one way, no
+ * more, as the simulated caches of selftest/test_levels.py take). */
 static void judge(const struct guess_curve *c, int i, struct guess_level *lv)
 {
-	uint64_t doc = c->cpu_bytes[i], room = doc;
+	uint64_t doc = c->cpu_bytes[i], room = doc, hi = lv->hi_bytes;
+	uint32_t w = c->shared_top ? c->cpu_ways[i] : 0;
 
 	lv->cpu_bytes = doc;
 	lv->bytes = lv->lo_bytes;
@@ -201,7 +207,8 @@ static void judge(const struct guess_curve *c, int i, struct guess_level *lv)
 		lv->verdict = GUESS_SHARED;
 	else if (!doc)
 		lv->verdict = GUESS_UNDOCUMENTED;
-	else if (lv->lo_bytes - lv->lo_bytes / RISE_PART <= room && doc <= lv->hi_bytes) {
+	else if (lv->lo_bytes - lv->lo_bytes / RISE_PART <= room &&
+		 doc <= (w > 1 ? hi + hi / (w - 1) : hi)) {
 		lv->verdict = GUESS_CONSISTENT;
 		lv->bytes = doc;
 	} else {

@@ -153,6 +153,23 @@ def test_a_shoulder_under_twice_the_level_is_no_level(tmp_path):
     assert "l3_bytes" not in got and abs(got["l2_ns"] - 4.0) < 0.2, p.stdout
 
 
+def test_a_neighbours_way_is_allowed_where_others_run(tmp_path):
+    # An 8-way 512 KiB L2 of which a neighbour holds one way: ours fill at
+    # 448 KiB.  Alone (no -s) that differs from 512 KiB; beside others (-s)
+    # with the ways known, 512 KiB <= hi x 8/7 is consistent; a 2-way cache
+    # so used would allow twice hi, and 4x the size still differs.
+    points = [(s, 1.2 if s <= 32 << 10 else 4.0 if s <= 448 << 10 else 15.0 if s <= 8 << 20
+               else 90.0) for s in lmbench_sizes(64 << 20)]
+    path = write_curve(tmp_path / "taken.txt", points)
+    sizes = f"{32 << 10},{512 << 10}"
+    p, got = guess("-t", path, "-l", sizes, "-w", "8,8")
+    assert got["l2_hi_bytes"] < 512 << 10 and got["l2_verdict"] == 2, p.stdout
+    p, got = guess("-t", path, "-l", sizes, "-w", "8,8", "-s")
+    assert got["l2_verdict"] == 1 and got["l2_bytes"] == 512 << 10, p.stdout
+    p, got = guess("-t", path, "-l", f"{32 << 10},{2 << 20}", "-w", "8,8", "-s")
+    assert got["l2_verdict"] == 2, p.stdout
+
+
 def overflow(pages, colours, ways):
     """P(Binomial(pages - 1, 1 / colours) >= ways): the share of loads that
     miss a physically indexed cache filled from `pages` randomly placed

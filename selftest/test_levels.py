@@ -18,7 +18,7 @@ way taken or not (one level of 8 ways or more) on CPU-shaped hierarchies
 seeded random hierarchies: levels 4x (L3: 6x) apart or more in size, 2x or
 more in latency.
 
-Each curve is judged by `mmuguess -t CURVE -l <documented sizes>` (-x 3 for
+Each curve is judged by `mmuguess -t CURVE -l <documented sizes> -w <ways>` (-x 3 for
 an exclusive L3).  Right means, with the true sizes documented: every level
 found, no other, each interval [lo, hi] holding its size (for an exclusive
 level, [lo, hi] meeting [size, size + the sizes below]), verdict 1
@@ -181,7 +181,7 @@ def simulate(c):
         f.write(p.stdout)
     sizes = [lv[0] for lv in c["levels"]]
     wrong = sizes[1:] + [4 * sizes[-1]]
-    common = ["-t", path, "-c", str(max(sizes))]
+    common = ["-t", path, "-c", str(max(sizes)), "-w", ",".join(str(lv[1]) for lv in c["levels"])]
     if c["exclusive"]:
         common += ["-x", str(c["exclusive"])]
     return (path, mmuguess(*common, "-l", ",".join(map(str, sizes))),

@@ -313,10 +313,13 @@ static int l3_shared(void)
 /* The guess of `curve` (mc's sizes) with what the CPU documents. */
 static void guess_mode(const struct mode_curves *mc, const int64_t *curve, struct guess *g)
 {
-	struct guess_curve gc = { mc->n, mc->bytes, curve, cpu_top(), { 0 }, 0, l3_shared(), 0 };
+	struct guess_curve gc = { .n = mc->n, .bytes = mc->bytes, .ns100 = curve, .cpu_top = cpu_top(),
+				  .shared_top = l3_shared() };
 
-	for (int l = 0; l < GUESS_LEVELS; l++)
+	for (int l = 0; l < GUESS_LEVELS; l++) {
 		gc.cpu_bytes[l] = probe_cache_bytes(l + 1);
+		gc.cpu_ways[l] = probe_cache_ways(l + 1);
+	}
 	guess_caches(&gc, 0, 0, 0, g);
 }
 

@@ -2,7 +2,7 @@
  * mmuguess: cache sizes and latencies from memory-latency curves, with the
  * step detection and the method of the image's lat_mem probe (lib/guess.c).
  *
- *   mmuguess -t CURVE [-T PAGECHASE] [-r REACH]... [-c BYTES] [-l L1,L2[,L3]] [-x L] [-s] [-p]
+ *   mmuguess -t CURVE [-T PAGECHASE] [-r REACH]... [-c BYTES] [-l L1,L2[,L3]] [-w W1,W2[,W3]] [-x L] [-s] [-p]
  *   mmuguess [-r REACH]... LOG
  *
  * CURVE is `lat_mem_rd -t <MB> <stride>` output: lines "<size in MB> <ns>"
@@ -15,13 +15,15 @@
  * BYTES: the largest cache the CPU reports; memory is claimed only past it
  * (default: the largest of -l).  -l: the data caches' sizes the CPU
  * documents, level by level (0: not documented), each level judged
- * against its own; -x L: level L is a victim (exclusive) cache; -s: L3 is
- * shared with other tenants (an effective capacity, not judged); -p: CURVE
+ * against its own; -w: their ways; -x L: level L is a victim (exclusive)
+ * cache; -s: others run beside the curve's program (L3 is theirs too: an
+ * effective capacity, not judged; a neighbour may hold one way of the
+ * others: lib/guess.c step 4); -p: CURVE
  * is itself a page chase, whose TLB levels need not be 2x apart.
  * In a LOG, as the image does in lat_mem: each mode's TLB-local curve
  * (`lat_mem.<mode>.local_<bytes>_ns`: the log's figure is already the
  * median of the repetitions, the image's reference) guessed with the log's
- * `cpuid.*.l1d_bytes`, `l2_bytes`, `l3_bytes`, L3 shared unless the
+ * `cpuid.*.l1d_bytes`, `l2_bytes`, `l3_bytes` and their `_ways`, L3 shared unless the
  * `# platform:` line says bare hardware; each mode's latencies are read
  * off its own random curve at the middle of each level.  A log with only
  * random curves (older images) is guessed per mode with the reach of
@@ -57,6 +59,7 @@ static int ncurves;
 static char emulated[160];		/* a log's "# platform: QEMU ..." line */
 static uint64_t cpu_top;		/* -c, or the log's largest cpuid.*.l<N>_bytes */
 static uint64_t cpu_bytes[GUESS_LEVELS];	/* -l, or the log's cpuid.*.l1d/l2/l3_bytes */
+static uint64_t cpu_ways[GUESS_LEVELS];	/* -w, or the log's cpuid.*.l1d/l2/l3_ways */
 static uint32_t exclusive;		/* -x: bit L-1 */
 static int shared;			/* -s, or a log's platform is not bare hardware */
 static int page_chase;			/* -p: CURVE is a TLB's (one load a page) */
@@ -145,15 +148,17 @@ static void read_lmbench(const char *file, struct curve *c)
 		die(file, 0, "no \"stride= header: not lat_mem_rd output");
 }
 
-/* A data cache the CPU reports, cpuid.<mode>.l1d_bytes, l2_bytes or
- * l3_bytes: its level (1-3), else 0. */
-static int cpuid_cache_level(const struct rl_line *l)
+/* A data cache the CPU reports, cpuid.<mode>.l1d_<what>, l2_<what> or
+ * l3_<what> (bytes, ways): its level (1-3), else 0. */
+static int cpuid_cache_level(const struct rl_line *l, const char *what)
 {
 	const char *m = l->metric;
+	char want[16];
 
 	if (strcmp(l->probe, "cpuid") || m[0] != 'l' || m[1] < '1' || m[1] > '3')
 		return 0;
-	return !strcmp(m + 2, m[1] == '1' ? "d_bytes" : "_bytes") ? m[1] - '0' : 0;
+	snprintf(want, sizeof(want), "%s_%s", m[1] == '1' ? "d" : "", what);
+	return !strcmp(m + 2, want) ? m[1] - '0' : 0;
 }
 
 /* An mmubench log: "# measurement lat_mem.<mode>.<pattern>_<bytes>_ns <v> ns",
@@ -182,8 +187,12 @@ static void read_log(const char *file)
 		}
 		if (rl_parse(line, &l) != RL_MEASUREMENT)
 			continue;
-		if (cpuid_cache_level(&l)) {
-			cpu_bytes[cpuid_cache_level(&l) - 1] = (uint64_t)l.v;
+		if (cpuid_cache_level(&l, "ways")) {
+			cpu_ways[cpuid_cache_level(&l, "ways") - 1] = (uint64_t)l.v;
+			continue;
+		}
+		if (cpuid_cache_level(&l, "bytes")) {
+			cpu_bytes[cpuid_cache_level(&l, "bytes") - 1] = (uint64_t)l.v;
 			if (l.v > cpu_top)
 				cpu_top = (uint64_t)l.v;
 			continue;
@@ -266,12 +275,14 @@ static void print_levels(const char *prefix, const char *who, const struct guess
 }
 
 /* The curve with what the CPU documents. */
-static struct guess_curve documented(const struct curve *c)
+static struct guess_curve with_cpu(const struct curve *c)
 {
-	struct guess_curve gc = { c->n, c->bytes, c->ns100, cpu_top, { 0 }, exclusive, shared,
-				  page_chase };
+	struct guess_curve gc = { .n = c->n, .bytes = c->bytes, .ns100 = c->ns100, .cpu_top = cpu_top,
+				  .exclusive = exclusive, .shared_top = shared, .tlb = page_chase };
 
 	memcpy(gc.cpu_bytes, cpu_bytes, sizeof(cpu_bytes));
+	for (int l = 0; l < GUESS_LEVELS; l++)
+		gc.cpu_ways[l] = (uint32_t)cpu_ways[l];
 	return gc;
 }
 
@@ -284,7 +295,7 @@ static void who_of(const char *prefix, char *who, size_t size)
 
 static void print_guess(const char *prefix, const struct curve *c, const uint64_t *reach, int nreach)
 {
-	struct guess_curve gc = documented(c);
+	struct guess_curve gc = with_cpu(c);
 	struct guess g;
 	char who[64];
 
@@ -311,7 +322,7 @@ static void print_log_guesses(void)
 {
 	for (int i = 0; i < ncurves; i++) {
 		const struct curve *c = &curves[i], *r = lookup(c->mode, "random");
-		struct guess_curve gc = documented(c);
+		struct guess_curve gc = with_cpu(c);
 		char prefix[64], who[64];
 		struct guess g;
 
@@ -332,7 +343,7 @@ static int help;		/* --help: the usage on stdout, status 0 */
 
 static void usage(void)
 {
-	fprintf(help ? stdout : stderr, "usage: mmuguess -t CURVE [-T PAGECHASE] [-r REACH]... [-c BYTES] [-l L1,L2[,L3]] [-x L] [-s] [-p]\n"
+	fprintf(help ? stdout : stderr, "usage: mmuguess -t CURVE [-T PAGECHASE] [-r REACH]... [-c BYTES] [-l L1,L2[,L3]] [-w W1,W2[,W3]] [-x L] [-s] [-p]\n"
 			"                (LMbench lat_mem_rd -t; tools/pagechase; the CPU's sizes, victim level, shared L3,\n"
 			"                 CURVE a page chase)\n"
 			"       mmuguess [-r REACH]... LOG   (an mmubench console log)\n");
@@ -349,8 +360,9 @@ static uint64_t number(const char *s)
 	return v;
 }
 
-/* -l: up to GUESS_LEVELS sizes, comma-separated, 0 for one not documented. */
-static void documented_sizes(const char *s)
+/* -l, -w: up to GUESS_LEVELS sizes or ways, comma-separated, 0 for one
+ * not documented; the largest size is the CPU's top cache. */
+static void documented(const char *s, uint64_t *into, int sizes)
 {
 	int n = 0;
 
@@ -360,8 +372,8 @@ static void documented_sizes(const char *s)
 
 		if (end == s || *s == '-' || n == GUESS_LEVELS || (*end && *end != ','))
 			usage();
-		cpu_bytes[n++] = v;
-		if (v > cpu_top)
+		into[n++] = v;
+		if (sizes && v > cpu_top)
 			cpu_top = v;
 		if (!*end)
 			return;
@@ -387,7 +399,9 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "-c") && i + 1 < argc)
 			top = number(argv[++i]);
 		else if (!strcmp(argv[i], "-l") && i + 1 < argc)
-			documented_sizes(argv[++i]);
+			documented(argv[++i], cpu_bytes, 1);
+		else if (!strcmp(argv[i], "-w") && i + 1 < argc)
+			documented(argv[++i], cpu_ways, 0);
 		else if (!strcmp(argv[i], "-x") && i + 1 < argc && number(argv[i + 1]) <= GUESS_LEVELS)
 			exclusive |= 1u << (number(argv[++i]) - 1);
 		else if (!strcmp(argv[i], "-s"))

@@ -11,7 +11,7 @@
  * each level named by its interval's lower end, not judged). */
 static void add_guesses(struct run *r, const char *mode, uint64_t *bytes, int64_t *ns100, int n)
 {
-	struct guess_curve gc = { n, bytes, ns100, 0, { 0 }, 0, 0, 0 };
+	struct guess_curve gc = { .n = n, .bytes = bytes, .ns100 = ns100 };
 	struct guess g;
 	char metric[48];
 

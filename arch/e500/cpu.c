@@ -31,6 +31,11 @@ uint32_t arch_cache_bytes(int level)
 	return level == 1 ? l1_bytes(mfspr(SPR_L1CFG0)) : 0;
 }
 
+uint32_t arch_cache_ways(int level)
+{
+	return level == 1 ? l1_ways(mfspr(SPR_L1CFG0)) : 0;
+}
+
 uint32_t arch_cache_line(void)
 {
 	return 32u << ((mfspr(SPR_L1CFG0) >> 23) & 3);

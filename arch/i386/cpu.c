@@ -161,6 +161,11 @@ uint32_t arch_cache_bytes(int level)
 	return level == 1 ? info.l1d : level == 2 ? info.l2 : level == 3 ? info.l3 : 0;
 }
 
+uint32_t arch_cache_ways(int level)
+{
+	return level == 1 ? info.l1d_ways : level == 2 ? info.l2_ways : level == 3 ? info.l3_ways : 0;
+}
+
 uint32_t arch_cache_line(void) { return info.line; }
 
 /* The first-level data TLB's 4K entries as CPUID describes them, or 0. */

@@ -108,4 +108,10 @@ uint32_t arch_cache_bytes(int level)
 	return level == 1 ? ppc405_dcache_flush_bytes / 2 : 0;
 }
 
+/* The 405's data cache is 2-way (PPC405GP manual, "Data Cache Unit"). */
+uint32_t arch_cache_ways(int level)
+{
+	return level == 1 ? 2 : 0;
+}
+
 uint32_t arch_cache_line(void) { return 32; }

@@ -111,6 +111,12 @@ uint32_t arch_cache_bytes(int level)
 	return level == 1 ? info.l1d : level == 2 ? info.l2 : level == 3 ? info.l3 : 0;
 }
 
+uint32_t arch_cache_ways(int level)
+{
+	read_caches();
+	return level == 1 ? info.l1d_ways : level == 2 ? info.l2_ways : level == 3 ? info.l3_ways : 0;
+}
+
 uint32_t arch_cache_line(void)
 {
 	read_caches();

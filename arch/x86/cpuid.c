@@ -36,17 +36,17 @@ static int deterministic_caches(x86_cpuid_fn cpuid, uint32_t leaf, struct x86_cp
 		unsigned type = r[0] & 0x1f, level = (r[0] >> 5) & 7;
 		if (!type)
 			break;
-		uint32_t line = (r[1] & 0xfff) + 1;
-		uint32_t bytes = ((r[1] >> 22) + 1) * (((r[1] >> 12) & 0x3ff) + 1) * line * (r[2] + 1);
+		uint32_t line = (r[1] & 0xfff) + 1, ways = (r[1] >> 22) + 1;
+		uint32_t bytes = ways * (((r[1] >> 12) & 0x3ff) + 1) * line * (r[2] + 1);
 		found++;
 		if (level == 1 && type == 1)
-			d->l1d = bytes, d->line = line;
+			d->l1d = bytes, d->line = line, d->l1d_ways = ways;
 		else if (level == 1 && type == 2)
 			d->l1i = bytes;
 		else if (level == 2)
-			d->l2 = bytes;
+			d->l2 = bytes, d->l2_ways = ways;
 		else if (level == 3)
-			d->l3 = bytes;
+			d->l3 = bytes, d->l3_ways = ways;
 	}
 	return found;
 }

@@ -25,6 +25,7 @@ struct x86_cpu_desc {
 	unsigned family, model, stepping;
 	uint32_t max_leaf, max_ext;
 	uint32_t l1d, l1i, l2, l3, line;		/* bytes */
+	uint32_t l1d_ways, l2_ways, l3_ways;		/* 0: not reported */
 	const char *cache_src;				/* 0: none */
 	struct x86_tlb dtlb[X86_TLB_LEVELS][X86_PAGE_KINDS];	/* data (or unified) side */
 	uint32_t itlb;			/* L1 instruction TLB, 4K pages */

@@ -61,11 +61,17 @@ void x86_report_cpuid(const struct x86_cpu_desc *d, const char *mode)
 		{ "l1d_bytes", d->l1d }, { "l1i_bytes", d->l1i }, { "l2_bytes", d->l2 },
 		{ "l3_bytes", d->l3 }, { "line_bytes", d->line },
 	};
+	const struct { const char *name; uint32_t v; } ways[] = {
+		{ "l1d_ways", d->l1d_ways }, { "l2_ways", d->l2_ways }, { "l3_ways", d->l3_ways },
+	};
 	char name[40];
 
 	for (unsigned i = 0; i < sizeof(caches) / sizeof(caches[0]); i++)
 		if (caches[i].v)
 			report_measurement("cpuid", mode, caches[i].name, caches[i].v, 0, "bytes");
+	for (unsigned i = 0; i < sizeof(ways) / sizeof(ways[0]); i++)
+		if (ways[i].v)
+			report_measurement("cpuid", mode, ways[i].name, ways[i].v, 0, "count");
 	for (int l = 0; l < X86_TLB_LEVELS; l++)
 		for (int p = 0; p < X86_PAGE_KINDS; p++) {
 			const struct x86_tlb *t = &d->dtlb[l][p];
