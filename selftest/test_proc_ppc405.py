@@ -138,14 +138,21 @@ def test_trap_kernel_misses(runs):
 
 def test_fork_exec_mmap_kernel_misses_order(runs):
     """Per operation (one counted fork, exec, mmap after a warm one):
-    normal > largepte >= pinned, and pinned's kernel code never misses (the
+    normal > largepte >= pinned (fork: >=, below), and pinned's kernel code never misses (the
     image lies under the pins).  A fork and an exec touch fewer pages than
     the TLB holds, so under the pins nothing they touch is missing after
     the warm one: 0 kernel misses."""
     run = runs[0]
     for probe in ("fork", "exec", "mmap"):
         total = {m: sum(kernel_misses(run, probe, m, probe)) for m in TRANSLATED}
-        assert total["normal"] > total["largepte"] >= total["pinned"], (probe, total)
+        # A fork fits the TLB: whether its pages evict a kernel entry in
+        # normal mode depends on where the miss handler's round-robin
+        # victim stands (0 or 3 with this image, by the probes run before),
+        # so for fork alone normal may equal largepte.
+        if probe == "fork":
+            assert total["normal"] >= total["largepte"] >= total["pinned"], (probe, total)
+        else:
+            assert total["normal"] > total["largepte"] >= total["pinned"], (probe, total)
         assert run.value(f"{probe}.pinned.{probe}_kernel_itlb_misses") == 0
     assert kernel_misses(run, "fork", "pinned", "fork") == (0, 0)
     assert kernel_misses(run, "exec", "pinned", "exec") == (0, 0)
