@@ -40,7 +40,8 @@
  *    its middle lies depends on the policy (0.8-1.3 of C is seen).
  * 4. The verdict: where the CPU documents the level's size, "consistent"
  *    when it lies in what step 3 allows (with one way a neighbour may
- *    hold: judge()), and the level is named by it;
+ *    hold: judge()), and the level is named by it (a step under 2x that
+ *    holds no documented size is a shoulder: merge_shoulders());
  *    otherwise ("differs", or nothing documented) by lo.  An L3 that other
  *    tenants share (a guest's, or under an OS) holds what they leave: its
  *    step is an effective capacity, named by lo and never judged.
@@ -143,12 +144,15 @@ static int plateaus(const int64_t *m, const uint64_t *bytes, int n, struct plate
 }
 
 /* Step 2's levels: a level is at least twice as slow as the one below,
- * so a plateau under LEVEL_RATIO above the current level's first belongs
- * to that level: a ramp's shoulder (misses in the sets some placement
- * overfilled, an adaptive policy keeping part of a set) before or after
- * its own plateau.  Of each such group the longest plateau is the level's.
- * Keeps the representatives in p; returns how many. */
-static int levels_of(struct plateau *p, int np)
+ * so a plateau under LEVEL_RATIO above the first of a group belongs to
+ * that group: a ramp's shoulder (misses in the sets some placement
+ * overfilled, an adaptive policy keeping part of a set), after the level's
+ * own plateau (its way out) or before it (the way in to it).  Which, the
+ * curve cannot always tell, so a step is taken from the first plateau of
+ * the group below (low: where the curve leaves that level) to the last of
+ * the group above (up: where it has arrived); the group's longest plateau
+ * gives the level's latency (p).  Returns the groups. */
+static int levels_of(struct plateau *p, int np, struct plateau *low, struct plateau *up)
 {
 	int nl = 0, base = 0;
 
@@ -159,6 +163,8 @@ static int levels_of(struct plateau *p, int np)
 		for (int j = base + 1; j < k; j++)
 			if (p[j].hi - p[j].lo > p[best].hi - p[best].lo)
 				best = j;
+		low[nl] = p[base];
+		up[nl] = p[k - 1];
 		p[nl++] = p[best];
 		base = k;
 	}
@@ -188,6 +194,17 @@ static uint64_t step(const int64_t *m, const uint64_t *bytes, const struct plate
 	       (uint64_t)(m[t + 1] - m[t]);
 }
 
+/* Does the CPU's size for level k lie in what lv's step allows (step 3;
+ * with one way a neighbour may hold where others run beside us)? */
+static int holds(const struct guess_curve *c, int k, const struct guess_level *lv, uint64_t room)
+{
+	uint32_t w = c->shared_top ? c->cpu_ways[k] : 0;
+	uint64_t hi = lv->hi_bytes;
+
+	return c->cpu_bytes[k] && lv->lo_bytes - lv->lo_bytes / RISE_PART <= room &&
+	       c->cpu_bytes[k] <= (w > 1 ? hi + hi / (w - 1) : hi);
+}
+
 /* Step 4: level i's verdict and name.  Where others run beside us, a
  * neighbour (an SMT sibling, another tenant's vCPU on it) may hold one way
  * of every set: of w ways ours are then w - 1, and the rise completes by
@@ -195,25 +212,53 @@ static uint64_t step(const int64_t *m, const uint64_t *bytes, const struct plate
  * more, as the simulated caches of selftest/test_levels.py take). */
 static void judge(const struct guess_curve *c, int i, struct guess_level *lv)
 {
-	uint64_t doc = c->cpu_bytes[i], room = doc, hi = lv->hi_bytes;
-	uint32_t w = c->shared_top ? c->cpu_ways[i] : 0;
+	uint64_t doc = i < GUESS_LEVELS ? c->cpu_bytes[i] : 0, room = doc;
 
 	lv->cpu_bytes = doc;
 	lv->bytes = lv->lo_bytes;
-	if (c->exclusive & 1u << i)
+	if (i < GUESS_LEVELS && c->exclusive & 1u << i)
 		for (int k = 0; k < i; k++)
 			room += c->cpu_bytes[k];
 	if (i == 2 && c->shared_top)
 		lv->verdict = GUESS_SHARED;
 	else if (!doc)
 		lv->verdict = GUESS_UNDOCUMENTED;
-	else if (lv->lo_bytes - lv->lo_bytes / RISE_PART <= room &&
-		 doc <= (w > 1 ? hi + hi / (w - 1) : hi)) {
+	else if (holds(c, i, lv, room)) {
 		lv->verdict = GUESS_CONSISTENT;
 		lv->bytes = doc;
 	} else {
 		lv->verdict = GUESS_DIFFERS;
 	}
+}
+
+/* A step that holds none of the sizes the CPU documents and rises under
+ * 2x (less than a level's) is a shoulder of the rise after it, not a level:
+ * the two are one step.  Seen on our Zen 3 guest: L2 3.9 ns, a shoulder at
+ * 7.4 ns from 256 to 512 KiB (a placement that overfilled some sets), L3
+ * 14 ns, its plateau 1.9x above the shoulder's.  Returns the levels left. */
+static int merge_shoulders(const struct guess_curve *c, struct guess_level *lv, int n)
+{
+	int documented = 0;
+
+	for (int k = 0; k < GUESS_LEVELS; k++)
+		documented |= c->cpu_bytes[k] != 0;
+	for (int i = 0; documented && i + 1 < n; ) {
+		int held = lv[i].verdict == GUESS_SHARED;
+
+		for (int k = 0; k < GUESS_LEVELS; k++)
+			held |= holds(c, k, &lv[i], c->cpu_bytes[k]);
+		if (held || lv[i + 1].ns100 * 100 >= lv[i].ns100 * 200) {
+			i++;
+			continue;
+		}
+		lv[i].hi_bytes = lv[i + 1].hi_bytes;
+		lv[i].open = lv[i + 1].open;
+		memmove(&lv[i + 1], &lv[i + 2], (size_t)(n - i - 2) * sizeof(*lv));
+		n--;
+		for (int j = i; j < n; j++)	/* each now judged as the level it is */
+			judge(c, j, &lv[j]);
+	}
+	return n;
 }
 
 /* Step 6's memory: the plateau from `start` if the curve ends in it. */
@@ -248,7 +293,9 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 		 uint64_t limit, struct guess *g)
 {
 	int64_t m[GUESS_MAX_POINTS];
-	struct plateau p[MAX_PLATEAUS];
+	struct plateau p[MAX_PLATEAUS], low[MAX_PLATEAUS], up[MAX_PLATEAUS];
+	struct guess_level all[MAX_PLATEAUS];
+	int nall = 0;
 	int np, n = c->n, start = 0, open = 0;
 	int64_t tail;
 	uint64_t last_aside = 0;
@@ -273,7 +320,10 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 		m[i] = med3(c->ns100[i - 1], c->ns100[i], c->ns100[i + 1]);
 	np = plateaus(m, c->bytes, n, p);
 	if (!c->tlb && !ntlb && !limit)	/* TLB steps (set aside by reach) are under 2x */
-		np = levels_of(p, np);
+		np = levels_of(p, np, low, up);
+	else
+		for (int k = 0; k < np; k++)
+			low[k] = up[k] = p[k];
 	if (np == 0) {
 		add_note(g, "no plateau in the curve: no level visible");
 		return 0;
@@ -283,15 +333,16 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 	 * thrashes, so the rise goes on well past the size).  Its end stands
 	 * in for it: the step is open, its hi the sweep's end. */
 	tail = med3(c->ns100[n - 3], c->ns100[n - 2], c->ns100[n - 1]);
-	if (tail * 100 >= p[np - 1].ns100 * LEVEL_RATIO && p[np - 1].hi < n - 1 && np < MAX_PLATEAUS) {
-		p[np++] = (struct plateau){ n - 1, n - 1, tail };
+	if (tail * 100 >= up[np - 1].ns100 * LEVEL_RATIO && up[np - 1].hi < n - 1 && np < MAX_PLATEAUS) {
+		p[np] = low[np] = up[np] = (struct plateau){ n - 1, n - 1, tail };
+		np++;
 		open = 1;
 	}
 
 	for (int k = 0; k + 1 < np; k++) {
-		struct guess_level *lv = &g->level[g->levels];
+		struct guess_level *lv = &all[nall];
 		int lo, hi;
-		uint64_t at = step(m, c->bytes, &p[k], &p[k + 1], &lo, &hi);
+		uint64_t at = step(m, c->bytes, &low[k], &up[k + 1], &lo, &hi);
 
 		if ((limit && c->bytes[lo] >= limit) || tlb_step(at, tlb_reach, ntlb)) {
 			last_aside = c->bytes[lo];
@@ -300,10 +351,7 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 			g->tlb_steps++;
 			continue;		/* the level goes on */
 		}
-		if (g->levels == GUESS_LEVELS) {
-			add_note(g, "more than 3 cache steps: only the first 3 are named, memory not");
-			return g->levels;
-		}
+		memset(lv, 0, sizeof(*lv));
 		lv->lo_bytes = c->bytes[lo];
 		lv->hi_bytes = c->bytes[open && k + 2 == np ? n - 1 : hi];
 		lv->open = open && k + 2 == np;
@@ -311,9 +359,15 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 		lv->ns100 = p[start].ns100;
 		lv->lo = p[start].lo;
 		lv->hi = p[start].hi;
-		judge(c, g->levels, lv);
-		g->levels++;
+		judge(c, nall++, lv);
 		start = k + 1;
+	}
+	nall = merge_shoulders(c, all, nall);
+	g->levels = nall < GUESS_LEVELS ? nall : GUESS_LEVELS;
+	memcpy(g->level, all, (size_t)g->levels * sizeof(all[0]));
+	if (nall > GUESS_LEVELS) {
+		add_note(g, "more than 3 cache steps: only the first 3 are named, memory not");
+		return g->levels;
 	}
 	if (g->tlb_steps) {
 		snprintf(text, sizeof(text), "%d step%s at %llu KiB%s not named: %s", g->tlb_steps,
@@ -323,7 +377,7 @@ int guess_caches(const struct guess_curve *c, const uint64_t *tlb_reach, int ntl
 			       : "within a factor 1.5 of a TLB's reach");
 		add_note(g, text);
 	}
-	if (open || tail * 100 >= p[np - 1].ns100 * STEP_RATIO)
+	if (open || tail * 100 >= up[np - 1].ns100 * STEP_RATIO)
 		add_note(g, "the curve still rises at its largest size: memory not reached");
 	else
 		claim_memory(c, p, start, last_aside, g);

@@ -170,6 +170,27 @@ def test_a_neighbours_way_is_allowed_where_others_run(tmp_path):
     assert got["l2_verdict"] == 2, p.stdout
 
 
+def test_a_shoulder_holding_no_documented_size_is_no_level(tmp_path):
+    # A sandbox run on our Zen 3 guest (4k, medians of 3): L2 3.9 ns, a
+    # shoulder 6.1-7.5 ns from 256 to 512 KiB (a placement that overfilled
+    # some sets; 1.9x the L2, so a level by its latency alone), the shared
+    # L3 ~14 ns and rising to 4 MiB.  The shoulder's step holds none of the
+    # CPU's sizes and rises under 2x: one step with the rise after it.
+    pts = {s: 1.3 for s in lmbench_sizes(32 << 10)}
+    pts.update({40 << 10: 3.3, 48 << 10: 3.6, 56 << 10: 3.7, 64 << 10: 3.8, 80 << 10: 3.85,
+                96 << 10: 3.9, 112 << 10: 3.9})
+    for t in ("128:3.92 160:3.93 192:4.62 224:4.79 256:6.12 320:8.16 384:5.62 448:7.42 "
+              "512:7.48 640:11.15 768:12.31 896:13.42 1024:14.86 1280:15.5 1536:16.2 "
+              "1792:17.0 2048:18.5 2560:24 3072:35 3584:48 4096:60").split():
+        k, v = t.split(":")
+        pts[int(k) << 10] = float(v)
+    path = write_curve(tmp_path / "shoulder.txt", sorted(pts.items()))
+    p, got = guess("-t", path, "-l", f"{32 << 10},{512 << 10},{32 << 20}", "-w", "8,8,16", "-s")
+    check_level(got, 1, 32 << 10, p.stdout)
+    check_level(got, 2, 512 << 10, p.stdout)
+    assert got["l3_verdict"] == 3, p.stdout
+
+
 def overflow(pages, colours, ways):
     """P(Binomial(pages - 1, 1 / colours) >= ways): the share of loads that
     miss a physically indexed cache filled from `pages` randomly placed
