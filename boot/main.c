@@ -13,6 +13,7 @@
 #include "run.h"
 #include "timing.h"
 #include "version.h"
+#include "watchdog.h"
 
 struct boot_info boot_info;
 
@@ -94,6 +95,7 @@ static void banner(void)
 	report_diag("core clock: %lu Hz (measured: dependent adds against the tick clock)",
 		    (unsigned long)bi->core_hz);
 	report_diag("platform: %s", bi->platform);
+	report_diag("timing: %s", bi->timing);
 	report_diag("ram: %llu MiB (%s)", (unsigned long long)(bi->ram_bytes >> 20), bi->ram_source);
 	report_diag("image: %#lx-%#lx, heap %#lx-%#lx, stack %#lx-%#lx",
 		    (unsigned long)__image_start, (unsigned long)__image_end,
@@ -104,8 +106,9 @@ static void banner(void)
 	if (config.crash)
 		report_diag("run: crash=%s only (no probes), exit=%s", config.crash, exit_how);
 	else
-		report_diag("run: %d probe(s) x %d mode(s), reps=%d%s, exit=%s", config.nprobes,
-			    config.nmodes, config.reps, config.quick ? ", quick" : "", exit_how);
+		report_diag("run: %d probe(s) x %d mode(s), reps=%d%s, exit=%s, watchdog %lu ms",
+			    config.nprobes, config.nmodes, config.reps, config.quick ? ", quick" : "",
+			    exit_how, (unsigned long)watchdog_scaled_ms(WATCHDOG_DEFAULT_MS));
 	linux_args_report();
 }
 

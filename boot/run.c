@@ -15,8 +15,10 @@
 #include "watchdog.h"
 
 struct mode_result {
-	int result;			/* worst over the repetitions */
+	int result;			/* worst over the repetitions kept */
 	char reason[96];
+	int kept;			/* repetitions finished, when the watchdog cut one */
+	uint32_t cut_ms;		/* the budget it ran out of; 0: not cut */
 };
 
 static struct mode_result results[MAX_RUN_MODES];
@@ -68,7 +70,7 @@ static void run_one(const struct probe *p, int rep, int m)
 		}
 		before = mmu_count;
 		if (!setjmp(watchdog_jump)) {
-			probe_budget(&ctx, 60000);	/* the probe may set its own */
+			probe_budget(&ctx, WATCHDOG_DEFAULT_MS);	/* the probe may set its own */
 			result = p->run(&ctx);
 			watchdog_stop();
 			if (mode->ops && result != RESULT_SKIP)
@@ -83,6 +85,20 @@ static void run_one(const struct probe *p, int rep, int m)
 		}
 		mmu_set_fault_hook(0);
 		mmu_leave();
+	}
+	/* A heartbeat by the image's clock (instructions under -icount): the
+	 * host's supervisor (tools/supervise) sizes its limit from these. */
+	report_diag("elapsed: %llu ms", (unsigned long long)
+		    (ticks_to_ns100(arch_ticks() - boot_info.entry_ticks) / 100000000));
+	if (result == RESULT_TIMEOUT) {
+		/* Cut short: the mode runs no more repetitions; those before
+		 * this one stand (a pass), this one's samples go. */
+		current->kept = rep;
+		current->cut_ms = watchdog_budget_ms();
+		if (rep > 0) {
+			samples_forget(m, rep);
+			return;
+		}
 	}
 	/* TIMEOUT beats FAIL beats SKIP beats PASS; the first reason is kept. */
 	if (result == RESULT_TIMEOUT && current->result != RESULT_TIMEOUT) {
@@ -101,12 +117,14 @@ static void run_one(const struct probe *p, int rep, int m)
 	}
 }
 
-/* The probe's samples from all modes of repetition `rep`, for mode m. */
-static void rep_done(const struct probe *p, int rep, int m)
+/* The probe's samples from all modes of repetition `rep` of `reps`, for
+ * mode m.  A mode the watchdog cut short has it again for its last kept
+ * repetition with reps = the kept ones: samples already taken stand. */
+static void rep_done(const struct probe *p, int rep, int reps, int m)
 {
 	const struct mmu_mode *mode = config.modes[m];
 	struct probe_ctx ctx = { .mode = mode, .mode_name = mode->name, .rep = rep,
-				 .reps = config.reps, .mode_index = m, .nmodes = config.nmodes,
+				 .reps = reps, .mode_index = m, .nmodes = config.nmodes,
 				 .quick = config.quick, .icount_shift = config.icount_shift };
 
 	current = &results[m];
@@ -122,6 +140,10 @@ static void report_mode(const struct probe *p, int m)
 	const char *mode = config.modes[m]->name;
 
 	report_set_current(p->name, mode);
+	if (r->cut_ms && r->kept)
+		report_diag("%s.%s: cut short by the watchdog (budget %lu ms) in repetition %d: "
+			    "kept %d of %d", p->name, mode, (unsigned long)r->cut_ms, r->kept + 1,
+			    r->kept, config.reps);
 	if (r->result != RESULT_SKIP)
 		samples_report(p->name, m);
 	report_result(p->name, mode, r->result, r->reason);
@@ -141,12 +163,16 @@ void run_probes(void)
 		for (int rep = 0; rep < config.reps; rep++) {
 			int last = rep == config.reps - 1;
 			for (int m = 0; m < config.nmodes; m++) {
-				run_one(p, rep, m);
+				if (!results[m].cut_ms)
+					run_one(p, rep, m);
 				if (last && !p->rep_done)
 					report_mode(p, m);
 			}
 			for (int m = 0; m < config.nmodes && p->rep_done; m++)
-				rep_done(p, rep, m);
+				if (!results[m].cut_ms)
+					rep_done(p, rep, config.reps, m);
+				else if (rep && results[m].kept == rep)	/* cut now: the kept ones' end */
+					rep_done(p, rep - 1, rep, m);
 			for (int m = 0; m < config.nmodes && p->rep_done && last; m++)
 				report_mode(p, m);
 		}

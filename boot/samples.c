@@ -40,6 +40,15 @@ void samples_clear(void)
 
 void samples_use(int mode) { current = &modes[mode]; }
 
+void samples_forget(int mode, int rep)
+{
+	for (int k = 0; k < modes[mode].nmetrics; k++) {
+		struct metric *m = &modes[mode].metrics[k];
+		if (m->taken[rep])
+			m->taken[rep] = 0, m->n--;
+	}
+}
+
 static void sample(struct probe_ctx *ctx, const char *metric, int64_t value,
 		   int decimals, const char *unit);
 

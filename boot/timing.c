@@ -17,16 +17,40 @@
 #define RUNS		5		/* runs per measurement: median and spread */
 static uint64_t read_cost;		/* ticks of one back-to-back timer read */
 
-uint64_t probe_min_ticks(void)
+/* A run's least length: per second, 1 / its seconds. */
+static uint64_t min_ticks(uint32_t per_s)
 {
-	uint64_t t = boot_info.tick_hz / (config.quick ? 20000 : 5000);	/* 50 / 200 us */
+	uint64_t t = boot_info.tick_hz / (config.quick ? 20000 : per_s);	/* quick: 50 us */
 	return t > 1000 * read_cost ? t : 1000 * read_cost;
 }
 
-/* The run loop's core: `run(arg, n)` times n iterations itself. */
+/* A headline's run where time is real: 5 ms, many scheduler ticks and
+ * interrupts in each, so they average out rather than land in one run (an
+ * exec is 0.3 ms: at 200 us a run was one exec).  Counted instructions:
+ * 200 us covers the timer's step. */
+uint64_t probe_min_ticks(void)
+{
+	return min_ticks(boot_info.timing_kind == TIMING_REAL ? 200 : 5000);
+}
+
+static int measure(uint64_t (*run)(void *arg, uint32_t n), void *arg, struct probe_time *r,
+		   uint64_t min);
+
 int probe_measure(uint64_t (*run)(void *arg, uint32_t n), void *arg, struct probe_time *r)
 {
-	uint64_t per[RUNS], min = probe_min_ticks();
+	return measure(run, arg, r, probe_min_ticks());
+}
+
+int probe_measure_point(uint64_t (*run)(void *arg, uint32_t n), void *arg, struct probe_time *r)
+{
+	return measure(run, arg, r, min_ticks(5000));
+}
+
+/* The run loop's core: `run(arg, n)` times n iterations itself. */
+static int measure(uint64_t (*run)(void *arg, uint32_t n), void *arg, struct probe_time *r,
+		   uint64_t min)
+{
+	uint64_t per[RUNS];
 	uint32_t n = 1;
 
 	run(arg, 1);					/* warm up */
@@ -86,6 +110,7 @@ uint32_t probe_cache_ways(int level) { return arch_cache_ways(level); }
 uint32_t probe_cache_line(void) { return arch_cache_line(); }
 uint64_t probe_add_chain_ticks(uint32_t iters, int wide) { return arch_add_chain_ticks(iters, wide); }
 const char *probe_platform(void) { return boot_info.platform; }
+int probe_time_is_real(void) { return boot_info.timing_kind == TIMING_REAL; }
 
 /* name_ns, name_cycles and name_spread (percent) of one headline time. */
 void probe_sample_time(struct probe_ctx *ctx, const char *name, const struct probe_time *r)
@@ -152,4 +177,14 @@ void timing_init(void)
 	else
 		snprintf(where, sizeof(where), "bare hardware (no qemu= boot argument)");
 	boot_info.platform = where;
+	/* What a time figure is: counted instructions, the host's time under
+	 * an emulator (no figure), or time on real caches and TLBs. */
+	boot_info.timing_kind = config.icount_shift >= 0 ? TIMING_INSTRUCTIONS :
+				config.qemu == 1 || (cpu && !strncmp(cpu, "QEMU", 4)) ? TIMING_HOST :
+				TIMING_REAL;
+	boot_info.timing = (const char *[]){
+		"instructions (QEMU -icount: deterministic, so one repetition tells all; "
+		"times count instructions)",
+		"host (QEMU TCG without -icount: times are the host's, no figure; counts are exact)",
+		"real (time on this CPU's caches and TLBs)" }[boot_info.timing_kind];
 }

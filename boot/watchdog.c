@@ -13,12 +13,22 @@ jmp_buf watchdog_jump;
 static volatile uint64_t deadline;		/* ticks; 0: disarmed */
 static volatile uint32_t budget_ms;
 static unsigned long opt_watchdog_ms;		/* watchdog=: every probe's budget */
+static unsigned long opt_watchdog_rep;		/* watchdog_rep=: ... from this repetition */
+
+uint32_t watchdog_scaled_ms(uint32_t ms)
+{
+	uint64_t f = boot_info.load_factor100 > 100 ? boot_info.load_factor100 : 100;
+
+	if (opt_watchdog_ms && !opt_watchdog_rep)
+		return opt_watchdog_ms;		/* the boot argument wins */
+	return ms * f / 100 < 3600000 ? (uint32_t)(ms * f / 100) : 3600000;
+}
 
 void probe_budget(struct probe_ctx *ctx, uint32_t ms)
 {
-	(void)ctx;
-	if (opt_watchdog_ms)
-		ms = opt_watchdog_ms;		/* the boot argument wins */
+	ms = watchdog_scaled_ms(ms);
+	if (opt_watchdog_ms && ctx->rep >= (int)opt_watchdog_rep)
+		ms = opt_watchdog_ms;
 	budget_ms = ms;
 	uint64_t ticks = (uint64_t)boot_info.tick_hz * ms / 1000;
 	deadline = arch_ticks() + ticks;
@@ -76,8 +86,16 @@ static int set_watchdog(const char *key, const char *value)
 	return arg_uint(key, value, 1, 3600000, &opt_watchdog_ms);
 }
 
+static int set_watchdog_rep(const char *key, const char *value)
+{
+	return arg_uint(key, value, 0, 999, &opt_watchdog_rep);
+}
+
 const struct boot_arg run_args[] = {
-	{ "watchdog", "1..3600000 ms: every probe run's budget (default 60 s, or the probe's own)",
+	{ "watchdog", "1..3600000 ms: every probe run's budget (default 60 s, or the probe's own, "
+	  "scaled where the CPU is shared)",
 	  set_watchdog },
+	{ "watchdog_rep", "0..999: tests only: watchdog= from this repetition on (default 0)",
+	  set_watchdog_rep },
 	{ 0 }
 };

@@ -8,6 +8,12 @@
 /* Where run_watchdog_tick() longjmps past the deadline: the run loop sets it. */
 extern jmp_buf watchdog_jump;
 
+/* A probe run's budget unless the probe sets its own. */
+#define WATCHDOG_DEFAULT_MS	60000
+
+/* The budget a probe asking for `ms` gets: watchdog= if given, else ms
+ * scaled by boot_info.load_factor100 (a CPU we share runs us slower). */
+uint32_t watchdog_scaled_ms(uint32_t ms);
 void watchdog_stop(void);		/* the probe's run ended: disarmed */
 uint32_t watchdog_budget_ms(void);	/* the budget the last probe_budget() set */
 

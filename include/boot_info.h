@@ -41,6 +41,9 @@ struct boot_info {
 	const char *tick_hz_source;
 	uint32_t core_hz;		/* measured core clock (boot/timing.c); 0 unknown */
 	const char *platform;		/* "bare hardware", "KVM", "QEMU TCG -icount", ... */
+	const char *timing;		/* what a time figure is: boot/timing.c */
+	enum { TIMING_INSTRUCTIONS, TIMING_HOST, TIMING_REAL } timing_kind;
+	uint32_t load_factor100;	/* budgets' scale for a shared CPU (x100); 100 alone */
 };
 
 extern struct boot_info boot_info;

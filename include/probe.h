@@ -63,9 +63,12 @@ uint64_t muldiv64(uint64_t a, uint64_t b, uint32_t d);
 /* Timed headlines: run(arg, n) does n iterations of what is measured and
  * returns the ticks they took, reading the timer itself so that set-up
  * stays outside.  probe_measure() warms up, doubles n until one run lasts
- * probe_min_ticks() (200 us, 50 us with quick; at least 1000 timer reads),
- * subtracts one timer read, and gives the median of 5 runs per iteration
- * and their spread ((max - min) / median).  -1 when the timer never moved. */
+ * probe_min_ticks() (5 ms where time is real, else 200 us; 50 us with
+ * quick; at least 1000 timer reads), subtracts one timer read, and gives
+ * the median of 5 runs per iteration and their spread ((max - min) /
+ * median).  -1 when the timer never moved.  probe_measure_point() is the
+ * same with 200 us runs: a curve's points, hundreds a sweep, whose noise
+ * the sweeps' median over repetitions takes. */
 struct probe_time {
 	uint32_t iterations;
 	uint64_t ticks1000;		/* ticks per iteration, x1000 */
@@ -73,6 +76,7 @@ struct probe_time {
 	int64_t spread100;		/* percent, x100 */
 };
 int probe_measure(uint64_t (*run)(void *arg, uint32_t n), void *arg, struct probe_time *t);
+int probe_measure_point(uint64_t (*run)(void *arg, uint32_t n), void *arg, struct probe_time *t);
 uint64_t probe_min_ticks(void);
 /* <name>_ns, <name>_cycles (where the core clock is known), <name>_spread. */
 void probe_sample_time(struct probe_ctx *ctx, const char *name, const struct probe_time *t);
@@ -84,6 +88,7 @@ void probe_sample_time(struct probe_ctx *ctx, const char *name, const struct pro
 uint64_t probe_add_chain_ticks(uint32_t iters, int wide);	/* 16 or 32 adds per iteration */
 int64_t ns100_to_cycles100(int64_t ns100);
 const char *probe_platform(void);
+int probe_time_is_real(void);	/* time on real caches: not -icount, not TCG's host time */
 
 /* The data caches as the CPU reports them (CPUID; the 405's PVR), to size
  * sweeps and to hold guesses against: level 1..3 in bytes, 0 where there

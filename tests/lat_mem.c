@@ -16,7 +16,7 @@
  *           one time in 8, so spatial prefetchers find no stream, and the
  *           TLB misses once a group (512 loads), so the curve steps only
  *           where a cache overflows.
- * Each point: one full pass to warm up, then probe_measure() of 64
+ * Each point: one full pass to warm up, then probe_measure_point() of 64
  * unrolled dependent loads an iteration, less the same loop without the
  * loads.  The curves: lat_mem.<mode>.<pattern>_<bytes>_ns.
  *
@@ -62,6 +62,7 @@ static struct mode_curves {
 	int n;
 	uint64_t bytes[MAX_POINTS];
 	int64_t local[REF_REPS][MAX_POINTS];	/* ns x 100: the last REF_REPS sweeps */
+	int64_t sweep[MAX_POINTS];		/* the one under way: a cut one is no reference */
 	struct probe_time random[MAX_POINTS];
 } curves[PROBE_MAX_MODES];
 static uint32_t group_order[MAX_GROUPS];
@@ -234,7 +235,6 @@ static int lat_mem_run(struct probe_ctx *ctx)
 	char name[48];
 	int n;
 
-	mc->rep1 = 0;
 	if (!max) {		/* 4x the largest cache reported; quick: 4x the smallest */
 		for (int l = 1; l <= 3; l++)
 			if (probe_cache_bytes(l) && (!max || !ctx->quick))
@@ -270,7 +270,7 @@ static int lat_mem_run(struct probe_ctx *ctx)
 	mc->n = n;
 
 	c.p = (void **)base;
-	if (probe_measure(loop_run, &c, &loop) < 0)
+	if (probe_measure_point(loop_run, &c, &loop) < 0)
 		return probe_fail(ctx, "the timer does not move");
 	for (int pat = 0; pat < PATTERNS; pat++) {
 		for (int i = 0; i < n; i++) {
@@ -280,20 +280,21 @@ static int lat_mem_run(struct probe_ctx *ctx)
 			build(base, lines, line, pat);
 			c.p = (void **)base;
 			chase_run(&c, lines / LOADS + 1);	/* one pass: the set is warm */
-			if (probe_measure(chase_run, &c, &t) < 0)
+			if (probe_measure_point(chase_run, &c, &t) < 0)
 				return probe_fail(ctx, "the timer does not move");
 			per_load(&t, &loop, &pl);
 			if (pat == RANDOM)
 				mc->random[i] = pl;
 			if (pat == LOCAL)
-				mc->local[mc->sweeps % REF_REPS][i] = pl.ns100 > 0 ? pl.ns100 : 1;
+				mc->sweep[i] = pl.ns100 > 0 ? pl.ns100 : 1;
 			snprintf(name, sizeof(name), "%s_%llu_ns", pattern_name[pat],
 				 (unsigned long long)mc->bytes[i]);
 			probe_sample(ctx, name, pl.ns100, 2, "ns");
 		}
 	}
+	memcpy(mc->local[mc->sweeps % REF_REPS], mc->sweep, sizeof(mc->sweep));
 	mc->sweeps++;
-	mc->rep1 = ctx->rep + 1;
+	mc->rep1 = ctx->rep + 1;	/* kept when a later one fails or is cut */
 	return RESULT_PASS;
 }
 

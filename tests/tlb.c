@@ -156,7 +156,7 @@ static const struct point *measure(struct sweep *s, uint32_t pages)
 	/* The packed chase first: what the caches make of P lines. */
 	c.p = build_chain(s, pages, 1);
 	chase_run(&c, 2 * pages);
-	if (probe_measure(chase_run, &c, &q->t) < 0)
+	if (probe_measure_point(chase_run, &c, &q->t) < 0)
 		q->t.ns100 = -1;
 	q->packed100 = q->t.ns100;
 	/* From an empty TLB, so that the entries are filled in walk order. */
@@ -164,11 +164,11 @@ static const struct point *measure(struct sweep *s, uint32_t pages)
 	mmu_flush_all();
 	chase_run(&c, 2 * pages);			/* two warm passes */
 	c.loads = c.misses = 0;
-	if (q->packed100 < 0 || probe_measure(chase_run, &c, &q->t) < 0)
+	if (q->packed100 < 0 || probe_measure_point(chase_run, &c, &q->t) < 0)
 		q->t.ns100 = -1;
 	else {				/* twice, the faster kept: another job only adds time */
 		struct probe_time again;
-		if (probe_measure(chase_run, &c, &again) < 0)
+		if (probe_measure_point(chase_run, &c, &again) < 0)
 			q->t.ns100 = -1;
 		else if (again.ns100 < q->t.ns100)
 			q->t = again;

@@ -217,6 +217,7 @@ void arch_describe_cpu(void)
 		report_diag("cpu: pinned to CPU %d of %d allowed (sched_setaffinity)", pinned, allowed);
 	else
 		report_diag("cpu: not pinned: %s", pin_error);
+	sandbox_load_report();
 	if (sandbox_tsc_note[0])
 		report_diag("%s", sandbox_tsc_note);
 	if (sandbox_thp_setting(a, sizeof(a), "enabled"))

@@ -40,6 +40,9 @@ int sandbox_set_ram(const char *key, const char *value);	/* the ram= boot argume
 void sandbox_ram_init(void);		/* the memfd, both views, the image's area */
 void sandbox_faults_init(void);		/* SIGSEGV/SIGBUS handler */
 void sandbox_cpu_init(void);		/* pin to one CPU, read CPUID */
+/* watchdog.c: the watchdog's scale for a shared CPU, measured; its line. */
+void sandbox_load_calibrate(struct boot_info *bi);
+void sandbox_load_report(void);
 void sandbox_entry_clocks(struct boot_info *bi);	/* main's start, in both clocks */
 int sandbox_cpu(void);			/* the CPU we run on */
 void sandbox_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4]);

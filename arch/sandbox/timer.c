@@ -52,6 +52,7 @@ void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
 	uint32_t r[4] = { 0 };
 
 	(void)icount_shift;
+	sandbox_load_calibrate(bi);		/* after cpu= pinned us where we run */
 	if (sandbox_max_ext >= 0x80000007)
 		sandbox_cpuid(0x80000007, 0, r);
 	if (!(r[3] & (1u << 8))) {
