@@ -3,6 +3,7 @@ logs, the layout against golden files from this project's own QEMU runs
 (selftest/data/report/, recorded with tools/run-qemu ... quick), errors,
 plots, and the fuzz targets (libFuzzer, ASan, UBSan) for 60 s each.  The
 statistics, comparisons and counts: test_mmureport_compare.py."""
+import csv
 import json
 import os
 import re
@@ -266,14 +267,17 @@ def test_damage_named_and_never_used(tmp_path, how):
 # ---- errors ----
 
 def test_errors_clear_message_nonzero_no_file(tmp_path):
+    """No usable run at all: status 2, no output file (a truncated log is
+    not this: its run is kept, below)."""
     good = open(Q405, "rb").read()
     cases = {
         "notalog": (b"hello\nworld\n", "not an mmubench log"),
         "random": (bytes(range(256)) * 8, "not an mmubench log"),
         "empty": (b"", "empty: not a log"),
-        "truncated": (good[:len(good) // 2], "truncated: no status line"),
         "version": (good.replace(b"KTAP version 1", b"KTAP version 2"), "unknown format version"),
-        "reset": (good[:len(good) // 2] + b"\n" + good, "a new report begins before the status line"),
+        # A later report of an unknown version: nothing of the file is used.
+        "version2": (good + good.replace(b"KTAP version 1", b"KTAP version 2"),
+                     "unknown format version"),
     }
     out = tmp_path / "out.json"
     out.write_text("previous")
@@ -290,6 +294,108 @@ def test_errors_clear_message_nonzero_no_file(tmp_path):
     assert p.returncode == 3 and "'nosuchmode' names no mode" in err(p)
     p = report("--bogus")
     assert p.returncode == 3 and "usage" in err(p)
+
+
+# ---- a broken log never hides the others ----
+
+def test_truncated_log_kept_partial_beside_an_intact_one(tmp_path):
+    """An intact log and a truncated one: status 2, yet every output is
+    written from both, the truncated run marked PARTIAL wherever runs are
+    listed (Runs block, JSON, CSV, the page)."""
+    cut = tmp_path / "cut.log"
+    whole = open(QPC, "rb").read()
+    cut.write_bytes(whole[:len(whole) // 2])
+    nlines = cut.read_bytes().count(b"\n") + 1          # the last one cut off mid-line
+    out = {k: tmp_path / ("out." + k) for k in ("json", "csv", "html")}
+    p = report("--json", str(out["json"]), "--csv", str(out["csv"]), "--html", str(out["html"]),
+               Q405, str(cut))
+    assert p.returncode == 2, err(p)
+    mark = "PARTIAL: the log ends at line %d before its status line" % nlines
+    assert "cut.log: line %d: the log ends before the status line" % nlines in err(p)
+    o = text(p)
+    runs = o[o.index("Runs\n"):].split("\n\n")[0].splitlines()
+    assert len(runs) == 4 and "PARTIAL" not in runs[2] and runs[3].endswith(mark), runs
+    assert "lost or garbled" not in o                    # the cut line is the break, not a loss
+    # Rows of both runs in the tables (pc's from before the break).
+    table = o[o.index("Fault and mapping latencies"):].split("\n\n")[0].splitlines()
+    assert any(l.startswith("ref405ep ") for l in table) and any(l.startswith("pc ") for l in table)
+    j = json.loads(out["json"].read_text())
+    assert [(r["board"], r["partial"], r["break_line"]) for r in j["runs"]] == [
+        ("ref405ep", False, None), ("pc", True, nlines)]
+    assert j["runs"][1]["measurements"]
+    rows = list(csv.DictReader(open(out["csv"])))
+    assert {(r["run"], r["partial"]) for r in rows} == {("1", "0"), ("2", "1")}
+    page = out["html"].read_text()
+    assert page.count(mark) >= 2 and "Not every log is whole" in page   # verdict and its run
+    assert '<td class="bad">' + mark + "</td>" in page and "<svg" in page
+
+
+def test_reset_keeps_both_reports(tmp_path):
+    """The board reset before the status line: the cut report is a partial
+    run, the new one read as usual."""
+    good = open(Q405).read()
+    f = tmp_path / "reset.log"
+    f.write_text(good[:len(good) // 2] + "\n" + good)
+    at = good[:len(good) // 2].count("\n") + 3          # good's KTAP is its line 2
+    p = report("--json", "-", "--no-tables", str(f))
+    assert p.returncode == 2, err(p)
+    assert "line %d: a new report begins before the status line" % at in err(p)
+    runs = json.loads(text(p))["runs"]
+    assert [(r["partial"], r["break_line"], r["status"]) for r in runs] == [
+        (True, at, ""), (False, None, "pass")]
+    assert runs[0]["lines_lost_or_garbled"] == 0
+
+
+def test_unusable_log_beside_an_intact_one(tmp_path):
+    """An intact log and a file that is not a log: status 2, stderr names
+    the file, the intact log's tables are written (as the image printed
+    them: one run), and a comparison naming the bad file is left out alone."""
+    junk = tmp_path / "junk.txt"
+    junk.write_text("hello\nworld\n")
+    js = tmp_path / "out.json"
+    p = report(Q405, str(junk))
+    assert p.returncode == 2, err(p)
+    assert "junk.txt: not an mmubench log" in err(p) and "1 input(s) not usable" in err(p)
+    assert text(p) == own_tables(Q405)
+    p = report("--no-tables", "--json", str(js), "--compare", "junk.txt", "normal",
+               "--compare", "normal", "pinned", Q405, str(junk))
+    assert p.returncode == 2, err(p)
+    assert "'junk.txt' names no usable run (not usable: %s)" % junk in err(p)
+    assert text(p).count("Comparison: ") == 1 and "A = normal, B = pinned" in text(p)
+    j = json.loads(js.read_text())
+    assert len(j["runs"]) == 1 and [(c["a"], c["b"]) for c in j["comparisons"]] == [("normal", "pinned")]
+    # Without an unusable input, a side that names nothing is still a usage error.
+    assert report("--compare", "junk.txt", "normal", Q405).returncode == 3
+
+
+# ---- timing ----
+
+def timed_log(kind):
+    body = BODY[:4] + ["# timing: %s (how the image times)" % kind] + BODY[4:12] + [
+        "# measurement demand.normal.page_fault_spread 3.50 percent",
+        "# measurement demand.normal.dtlb_misses 5 count",
+        "# measurement demand.normal.table_bytes 4096 bytes"] + BODY[12:]
+    return small_log(body)
+
+
+def test_host_time_gives_no_time_figures():
+    """# timing: host (QEMU TCG without -icount): no time, rate or spread
+    anywhere; counts and bytes kept; the Runs block and JSON say so."""
+    d = parsed(timed_log("host"))
+    run = d["runs"][0]
+    assert run["timing"] == "host"
+    assert {m["metric"]: m["unit"] for m in run["measurements"] if m["value"] is not None} == {
+        "dtlb_misses": "count", "table_bytes": "bytes"}
+    p = report("-", stdin=timed_log("host").encode())
+    assert p.returncode == 0, err(p)
+    o = text(p)
+    assert "host time (QEMU TCG): no time figures" in o.split("\n\n")[0]
+    assert "1500.25" not in o and "100.50" not in o
+    # Instructions or real time: every figure kept.
+    for kind in ("instructions", "real"):
+        run = parsed(timed_log(kind))["runs"][0]
+        got = [m for m in run["measurements"] if m["value"] is not None]
+        assert run["timing"] == kind and len(got) == 6, kind
 
 
 # ---- plots ----

@@ -10,11 +10,15 @@
  * Inputs (stdin without FILE): console logs of any board and any number of
  * runs, checked line by line by lib/linecheck.c as logcheck checks them,
  * and LMbench lat_mem_rd output.  See doc/mmureport.md.
- * Exit status: 0 report written; 1 --strict and lines were lost or garbled;
- * 2 an input is not a usable log (not a log, truncated, unknown format
- * version); 3 usage, I/O error, or the plots failed.  On 1 and 2 no output
- * file is written but the --html page, which then shows each log's verdict
- * and no tables; files are written to a temporary name and renamed.
+ * Exit status: 0 report written; 1 --strict and lines were lost or garbled
+ * (no output file but the --html page, which then shows each log's verdict
+ * and no tables); 2 an input was not whole: not usable (not a log, empty,
+ * unreadable, unknown format version: nothing from it is used) or a report
+ * cut short (the log ends, or a new report begins, before its status line:
+ * its run is kept up to there, marked partial) -- the report of the usable
+ * runs is written all the same, unless none remains (then as on 1); 3
+ * usage, I/O error, or the plots failed.  Files are written to a temporary
+ * name and renamed.
  */
 #include <dirent.h>
 #include <sys/stat.h>
@@ -243,12 +247,33 @@ static void read_inputs(struct report *rep, const struct opts *o, struct html_in
 		FILE *t = o->html ? capture_begin(&saved) : 0;
 		in[i].file = o->files[i];
 		in[i].first_run = rep->nruns;
-		in[i].unusable = report_read_file(rep, o->files[i]) < 0;
+		in[i].unusable = report_read_file(rep, o->files[i]) == -1;
 		in[i].nruns = rep->nruns - in[i].first_run;
 		in[i].messages = capture_end(t, saved);
 		rep->errors += in[i].unusable;
 	}
 	report_label(rep);
+}
+
+/* A comparison's side that selects no run while an input gave none: it
+ * may have named that input's run, so the comparison is left out (said
+ * here) rather than the whole report.  Returns 1 when so. */
+static int gone_side(const struct report *rep, const char *const cmp[2],
+		     const struct html_input *in, int nin)
+{
+	static struct row rows[512];
+
+	for (int s = 0; s < 2; s++)
+		if (!select_rows(rep, cmp[s], rows, 512)) {
+			fprintf(stderr, "mmureport: --compare %s %s: '%s' names no usable run (not usable:",
+				cmp[0], cmp[1], cmp[s]);
+			for (int i = 0; i < nin; i++)
+				if (in[i].unusable)
+					fprintf(stderr, " %s", in[i].file);
+			fprintf(stderr, "): this comparison is left out\n");
+			return 1;
+		}
+	return 0;
 }
 
 /* The whole page: the tables as print_tables gives them, the comparisons. */
@@ -318,12 +343,26 @@ int main(int argc, char **argv)
 	pg.command = command, pg.inputs = in, pg.ninputs = o.nfiles;
 
 	read_inputs(&rep, &o, in);
-	if (rep.errors) {
-		fprintf(stderr, "mmureport: %d input(s) not usable: no report written%s\n", rep.errors,
+	int partial = 0;
+	for (int i = 0; i < rep.nruns; i++)
+		partial += !!rep.runs[i].partial;
+	if (!rep.nruns) {
+		fprintf(stderr, "mmureport: no usable run in the input(s): no report written%s\n",
 			o.html ? " but the page's verdicts" : "");
-		pg.verdict = "An input is not a usable log: no tables, comparisons or plots (see each "
+		pg.verdict = "No input is a usable log: no tables, comparisons or plots (see each "
 			     "log's verdict).";
 		return o.html && html_out(o.html, &rep, &pg) ? 3 : 2;
+	}
+	/* One broken log never hides the others: the rest is reported, status 2. */
+	int broken = rep.errors || partial;
+	if (broken) {
+		fprintf(stderr, "mmureport: ");
+		if (rep.errors)
+			fprintf(stderr, "%d input(s) not usable (nothing from them used)%s", rep.errors,
+				partial ? ", " : "");
+		if (partial)
+			fprintf(stderr, "%d run(s) cut short (kept, marked partial)", partial);
+		fprintf(stderr, ": the report is of the usable runs; status 2\n");
 	}
 	if (rep.losses) {
 		fprintf(stderr, "mmureport: %d line(s) lost or garbled (named above); no value from a "
@@ -332,18 +371,24 @@ int main(int argc, char **argv)
 		pg.verdict = "--strict, and lines were lost or garbled: no tables, comparisons or plots "
 			     "(see each log's verdict).";
 		if (o.strict)
-			return o.html && html_out(o.html, &rep, &pg) ? 3 : 1;
+			return o.html && html_out(o.html, &rep, &pg) ? 3 : broken ? 2 : 1;
 		pg.verdict = 0;
 	}
 
-	/* Comparisons first into memory: a bad side is a usage error before any output. */
+	/* Comparisons first into memory: a bad side is a usage error before any output,
+	 * but a side that may have been an unusable input's run leaves out only its own. */
 	char *cmp_text = 0, *cmp_json = 0;
 	size_t cmp_len = 0, json_len = 0;
 	FILE *ct = open_memstream(&cmp_text, &cmp_len), *cj = open_memstream(&cmp_json, &json_len);
+	int made = 0, unmade = 0;
 	if (!ct || !cj)
 		return 3;
 	for (int i = 0; i < o.ncmp; i++) {
-		if (i)
+		if (rep.errors && gone_side(&rep, o.cmp[i], in, o.nfiles)) {
+			unmade++;
+			continue;
+		}
+		if (made++)
 			fprintf(cj, ",\n");
 		if (print_compare(ct, cj, &rep, o.cmp[i][0], o.cmp[i][1]) < 0)
 			return 3;
@@ -351,6 +396,15 @@ int main(int argc, char **argv)
 	fclose(ct);
 	fclose(cj);
 
+	if (broken) {
+		static char verdict[400];
+		snprintf(verdict, sizeof(verdict), "Not every log is whole (%d not usable: nothing from "
+			 "it is used; %d run(s) cut short: marked PARTIAL)%s; the tables, comparisons and "
+			 "plots are of the usable runs (see each log's verdict).", rep.errors, partial,
+			 unmade ? ", a comparison naming no usable run left out" : "");
+		pg.verdict = verdict;
+	}
+	/* (A partial run is marked in the tables' Runs block, listed whenever one is.) */
 	for (int i = 0; i < rep.nruns; i++)
 		if (rep.runs[i].losses)
 			printf("Note: %s (run %d): %d line(s) lost or garbled; their values are left out\n\n",
@@ -364,5 +418,5 @@ int main(int argc, char **argv)
 	free(cmp_text);
 	free(cmp_json);
 	report_free(&rep);
-	return rc;
+	return rc ? rc : broken ? 2 : 0;
 }

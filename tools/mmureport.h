@@ -34,7 +34,11 @@ struct run {
 	char cpu[96], platform[160], args[160], date[16];
 	int reps;
 	char status[8];			/* pass, fail */
+	char timing[16];		/* "# timing:": instructions, host, real; "" (older logs) */
 	int losses;			/* lines lost or garbled in this run */
+	int partial;			/* cut short before its status line: 1 the log ends,
+					 * 2 a new report begins; 0 whole */
+	unsigned long break_line;	/* where it was cut (partial) */
 	char modes[16][16];		/* in order of appearance */
 	int nmodes;
 	struct meas *m;
@@ -47,12 +51,14 @@ struct report {
 	struct run *runs;
 	int nruns;
 	int losses;			/* over every run */
-	int errors;			/* fatal: not a log, truncated, unknown version */
+	int errors;			/* inputs not usable: not a log, unknown version */
 };
 
 /* report_parse.c */
 /* Read one input (path, or "-" for stdin) into rep; messages on stderr
- * name the file and line.  Returns 0, or -1 on a fatal error. */
+ * name the file and line.  Returns 0; -2 when a report in it was cut short
+ * (its run kept up to there, marked partial); -1 when nothing in it is
+ * usable (it adds no run). */
 int report_read_file(struct report *rep, const char *path);
 /* The same from memory (the fuzz target). */
 int report_read_buffer(struct report *rep, const char *name, const char *buf, size_t len,
@@ -92,6 +98,12 @@ void holm_adjust(double *p, int n);
 
 /* report_tables.c */
 void print_tables(FILE *f, const struct report *rep);
+/* A partial run's mark, as every list of runs gives it: "PARTIAL: the log
+ * ends at line N before its status line"; "" for a whole run. */
+void partial_text(char *buf, size_t size, const struct run *r);
+/* A run timed by the host (QEMU TCG without -icount): its times were dropped. */
+int host_timed(const struct run *r);
+#define HOST_TIME_TEXT "host time (QEMU TCG): no time figures"
 
 /* report_data.c */
 int write_csv(FILE *f, const struct report *rep);
@@ -121,13 +133,13 @@ int write_plots(const struct report *rep, const char *dir, int quiet);
 /* report_html.c */
 struct html_input {
 	const char *file;
-	int unusable;			/* report_read_file failed on it */
+	int unusable;			/* nothing usable in it (report_read_file: -1) */
 	int first_run, nruns;		/* its runs in the report */
 	char *messages;			/* what the parser said about it */
 };
 struct html_page {
 	const char *command;		/* mmureport's arguments */
-	const char *verdict;		/* why no tables (bad input); 0 */
+	const char *verdict;		/* why no tables, or what is left out; 0 */
 	struct html_input *inputs;
 	int ninputs;
 	const char *tables;		/* print_tables' text; 0 without */

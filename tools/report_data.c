@@ -2,7 +2,8 @@
  * mmureport's data outputs, CSV and JSON: one row or object per
  * measurement, with its samples and its line in the log; a count the
  * image did not print where its group was counted is null in both, never
- * a 0.  Comparisons' JSON: report_compare.c.
+ * a 0.  A run cut short says so in both (partial).  Comparisons' JSON:
+ * report_compare.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -106,7 +107,8 @@ static int absent_counts(const struct run *r, int k, const char **out)
 
 int write_csv(FILE *f, const struct report *rep)
 {
-	fprintf(f, "run,label,file,board,cpu,platform,date,mode,probe,metric,value,unit,line,samples\n");
+	fprintf(f, "run,label,file,board,cpu,platform,date,partial,mode,probe,metric,value,unit,"
+		"line,samples\n");
 	for (int i = 0; i < rep->nruns; i++) {
 		const struct run *r = &rep->runs[i];
 		for (int k = 0; k < r->nm; k++) {
@@ -115,7 +117,7 @@ int write_csv(FILE *f, const struct report *rep)
 				continue;
 			fprintf(f, "%d,", r->index);
 			const char *fields[] = { r->label, r->file, r->board, r->cpu, r->platform, r->date,
-						 m->mode, m->probe, m->metric };
+						 r->partial ? "1" : "0", m->mode, m->probe, m->metric };
 			for (unsigned j = 0; j < sizeof(fields) / sizeof(fields[0]); j++) {
 				csv_field(f, fields[j]);
 				fputc(',', f);
@@ -181,9 +183,9 @@ static void json_measurement(FILE *f, const struct run *r, int k, int first)
 static void json_run_head(FILE *f, const struct run *r)
 {
 	const char *keys[] = { "file", "board", "arch", "version", "cpu", "platform", "args",
-			       "date", "status" };
+			       "date", "status", "timing" };
 	const char *vals[] = { r->file, r->board, r->arch, r->version, r->cpu, r->platform,
-			       r->args, r->date, r->status };
+			       r->args, r->date, r->status, r->timing };
 
 	fprintf(f, "{\"run\": %d, \"label\": ", r->index);
 	json_str(f, r->label);
@@ -191,8 +193,13 @@ static void json_run_head(FILE *f, const struct run *r)
 		fprintf(f, ", \"%s\": ", keys[j]);
 		json_str(f, vals[j]);
 	}
-	fprintf(f, ", \"source\": \"%s\", \"reps\": %d, \"lines_lost_or_garbled\": %d, \"modes\": [",
+	fprintf(f, ", \"source\": \"%s\", \"reps\": %d, \"lines_lost_or_garbled\": %d, ",
 		r->lmbench ? "lmbench" : "mmubench", r->reps, r->losses);
+	/* Cut short: what it holds up to break_line, no more. */
+	if (r->partial)
+		fprintf(f, "\"partial\": true, \"break_line\": %lu, \"modes\": [", r->break_line);
+	else
+		fprintf(f, "\"partial\": false, \"break_line\": null, \"modes\": [");
 	for (int k = 0; k < r->nmodes; k++) {
 		fprintf(f, "%s", k ? ", " : "");
 		json_str(f, r->modes[k]);

@@ -2,7 +2,8 @@
  * mmureport --html FILE: one self-contained page (no script, no external
  * reference, so it opens offline and from an archive): each log's
  * integrity verdict, each run's board, CPU, platform and arguments (an
- * emulated platform said in a banner), the tables mmureport prints, the
+ * emulated platform said in a banner, a run cut short marked PARTIAL),
+ * the tables mmureport prints, the
  * comparisons' differences beyond the noise (the full comparison folded
  * below), and the plots as inline SVG.  The tables and comparisons are
  * mmureport's own text, cut into cells at its column rules, so the page
@@ -46,9 +47,14 @@ static const char style[] =
 	"td pre{font-size:1.05em;margin:0;white-space:pre-wrap}td.ok,td.bad{min-width:16em}"
 	".from{font-size:.85em;color:#444}svg{max-width:100%;height:auto}";
 
+/* What a run's times are: its "# timing:" line, else (older logs) its platform's. */
 static const char *emulated(const struct run *r)
 {
-	if (strstr(r->platform, "-icount"))
+	if (host_timed(r))
+		return HOST_TIME_TEXT;
+	if (!strcmp(r->timing, "real"))
+		return 0;
+	if (!strcmp(r->timing, "instructions") || strstr(r->platform, "-icount"))
 		return "emulated: instruction counts, not time (QEMU TCG -icount): "
 		       "no cache or TLB timing in these figures";
 	if (strstr(r->platform, "emulated") || strstr(r->platform, "TCG"))
@@ -63,13 +69,23 @@ static void verdicts(FILE *f, const struct report *rep, const struct html_input 
 		   "<tr><th>log</th><th>verdict</th><th>runs</th><th>messages</th></tr>\n");
 	for (int i = 0; i < nin; i++) {
 		int lost = 0, lm = 0;
-		for (int k = in[i].first_run; k < in[i].first_run + in[i].nruns && k < rep->nruns; k++)
+		char cut[160] = "";
+		for (int k = in[i].first_run; k < in[i].first_run + in[i].nruns && k < rep->nruns; k++) {
 			lost += rep->runs[k].losses, lm |= rep->runs[k].lmbench;
+			if (rep->runs[k].partial && !cut[0])
+				partial_text(cut, sizeof(cut), &rep->runs[k]);
+		}
 		fprintf(f, "<tr><td>");
 		put(f, in[i].file);
 		if (in[i].unusable)
-			fprintf(f, "</td><td class=\"bad\">NOT USABLE: no report from it");
-		else if (lost)
+			fprintf(f, "</td><td class=\"bad\">NOT USABLE: nothing from it is in the report");
+		else if (cut[0]) {
+			fprintf(f, "</td><td class=\"bad\">");
+			put(f, cut);
+			fprintf(f, "; what it holds up to there is in the report, marked partial");
+			if (lost)
+				fprintf(f, "; %d line(s) lost or garbled, their values left out", lost);
+		} else if (lost)
 			fprintf(f, "</td><td class=\"bad\">NOT INTACT: %d line(s) lost or garbled; "
 				   "their values are left out", lost);
 		else if (lm)
@@ -79,6 +95,7 @@ static void verdicts(FILE *f, const struct report *rep, const struct html_input 
 		fprintf(f, "</td><td>");
 		for (int k = in[i].first_run; k < in[i].first_run + in[i].nruns && k < rep->nruns; k++)
 			fprintf(f, "%s%s: %s", k > in[i].first_run ? "; " : "", rep->runs[k].label,
+				rep->runs[k].partial ? "PARTIAL" :
 				rep->runs[k].status[0] ? rep->runs[k].status : "no status line");
 		fprintf(f, "</td><td>");
 		if (in[i].messages && in[i].messages[0]) {
@@ -119,13 +136,15 @@ static void runs(FILE *f, const struct report *rep)
 	fprintf(f, "</tr>\n");
 	for (int i = 0; i < rep->nruns; i++) {
 		const struct run *r = &rep->runs[i];
-		char reps[16];
+		char reps[16], cut[160];
 		snprintf(reps, sizeof(reps), "%d", r->reps);
+		partial_text(cut, sizeof(cut), r);
+		/* A partial run has no status line: its mark stands there instead. */
 		const char *v[] = { r->label, r->file, r->board, r->cpu, r->platform, r->args, reps,
-				    r->date, r->status };
+				    r->date, r->partial ? cut : r->status };
 		fprintf(f, "<tr>");
 		for (int j = 0; j < 9; j++) {
-			fprintf(f, "<td>");
+			fprintf(f, j == 8 && r->partial ? "<td class=\"bad\">" : "<td>");
 			put(f, v[j]);
 			fprintf(f, "</td>");
 		}
@@ -369,23 +388,19 @@ static void plots(FILE *f, const struct report *rep, const char *dir, const char
 
 int write_html(FILE *f, const struct report *rep, const struct html_page *pg)
 {
-	int bad = 0;
-
-	for (int i = 0; i < pg->ninputs; i++)
-		bad |= pg->inputs[i].unusable;
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		   "<title>mmubench report</title>\n<style>%s</style>\n</head>\n<body>\n"
 		   "<h1>mmubench report</h1>\n<p>", style);
 	put(f, pg->command);
 	fprintf(f, "</p>\n<p>Contents: <a href=\"#integrity\">integrity</a>%s%s%s%s</p>\n",
-		bad ? "" : ", <a href=\"#runs\">runs</a>",
+		rep->nruns ? ", <a href=\"#runs\">runs</a>" : "",
 		pg->compare && pg->compare[0] ? ", <a href=\"#differences\">differences</a>" : "",
 		pg->tables ? ", <a href=\"#tables\">tables</a>" : "",
 		pg->tables ? ", <a href=\"#plots\">plots</a>" : "");
 	if (pg->verdict)
 		fprintf(f, "<p class=\"bad\">%s</p>\n", pg->verdict);
 	verdicts(f, rep, pg->inputs, pg->ninputs);
-	if (!bad)
+	if (rep->nruns)
 		runs(f, rep);
 	if (pg->compare)
 		comparisons(f, pg->compare);

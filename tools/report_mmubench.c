@@ -10,7 +10,10 @@
  * still counts: its CRC is good.  A garbled line gives nothing.  A prefix
  * before "KTAP version 1" (a LAVA or capture tool's timestamp) is taken off
  * every later line of the same shape (digits where it has digits, the same
- * other characters).
+ * other characters).  A report cut short (the log ends, or the board reset
+ * and a new report begins, before its status line) keeps what it holds up
+ * to there as a run marked partial; an unknown format version is fatal.
+ * Under "# timing: host" no time, rate or spread is kept (drop_host_times).
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -33,6 +36,10 @@ static void take_banner(struct run *r, const char *text)
 		snprintf(r->cpu, sizeof(r->cpu), "%s", text + 7);
 	} else if (!strncmp(text, "# platform: ", 12)) {
 		snprintf(r->platform, sizeof(r->platform), "%s", text + 12);
+	} else if (!strncmp(text, "# timing: ", 10)) {
+		/* "# timing: <kind> (<why>)": instructions, host or real. */
+		if (sscanf(text + 10, "%15[a-z]", r->timing) != 1)
+			r->timing[0] = 0;
 	} else if (!strncmp(text, "# run: ", 7)) {
 		const char *reps = strstr(text, "reps=");
 		snprintf(r->args, sizeof(r->args), "%s", text + 7);
@@ -96,18 +103,44 @@ static int same_shape(const char *line, const char *prefix, size_t n)
 	return 1;
 }
 
-static int finish_run(struct linecheck *lc, struct run *r, struct report *rep)
+/* A time, a rate, or a spread of times: under host time (QEMU TCG without
+ * -icount) the host's, meaningless for the target. */
+static int host_figure(const struct meas *m)
 {
-	int v = linecheck_finish(lc);
+	static const char *const units[] = { "ns", "us", "ms", "s", "ps", "cycles", "ticks",
+					     "MHz", "MB/s", 0 };
+	size_t n = strlen(m->metric);
 
-	if (v == 2) {
-		if (!lc->ended)
-			return -1;	/* truncated: fatal */
-		if (!r->losses)
-			r->losses = 1;	/* plan, Totals or tables did not add up */
-	}
-	rep->losses += r->losses;
+	if (n >= 7 && !strcmp(m->metric + n - 7, "_spread"))
+		return 1;
+	for (int i = 0; units[i]; i++)
+		if (!strcmp(m->unit, units[i]))
+			return 1;
 	return 0;
+}
+
+/* Dropped as the run closes, so no output ever shows one. */
+static void drop_host_times(struct run *r)
+{
+	int k = 0;
+
+	if (strcmp(r->timing, "host"))
+		return;
+	for (int i = 0; i < r->nm; i++) {
+		if (host_figure(&r->m[i]))
+			free(r->m[i].samples);
+		else
+			r->m[k++] = r->m[i];
+	}
+	r->nm = k;
+}
+
+static void finish_run(struct linecheck *lc, struct run *r, struct report *rep)
+{
+	if (linecheck_finish(lc) == 2 && !r->losses)
+		r->losses = 1;		/* plan, Totals or tables did not add up */
+	rep->losses += r->losses;
+	drop_host_times(r);
 }
 
 /* One log being read: its lines' check, the run they go to. */
@@ -120,8 +153,31 @@ struct reader {
 	char prefix[64];	/* what came before "KTAP version 1" on its line */
 	size_t plen;
 	unsigned long no;	/* the line number in the input */
-	int ktap, open, intact;
+	int ktap, open, intact, partial;
+	int garbled;		/* garbled lines since the last intact one */
 };
+
+/* The open report cut short (how: 1 the log ends, 2 a new report begins)
+ * at line `at`: what it holds up to there is kept, its run marked partial. */
+static void cut_run(struct reader *rd, int how, unsigned long at)
+{
+	struct run *r = rd->r;
+
+	if (how == 1)
+		linecheck_finish(&rd->lc);	/* says "truncated", and where */
+	fprintf(stderr, "mmureport: %s: line %lu: %s before the status line of the report begun at "
+		"line %lu%s: its run is kept up to there, marked partial\n", rd->name, at,
+		how == 1 ? "the log ends" : "a new report begins", (unsigned long)r->index,
+		how == 1 ? "" : " (the board reset)");
+	if (rd->garbled)
+		fprintf(stderr, "mmureport: %s: the %d garbled line(s) after its last intact line "
+			"are taken for the break, not counted lost\n", rd->name, rd->garbled);
+	r->partial = how;
+	r->break_line = at;
+	rd->rep->losses += r->losses;
+	drop_host_times(r);
+	rd->open = 0, rd->partial = 1;
+}
 
 /* "KTAP version <digits>" in the line, or 0 ("KTAP version" in prose). */
 static char *ktap_header(char *text)
@@ -141,13 +197,10 @@ static int begin_run(struct reader *rd, const char *text, char *k)
 			"(mmureport reads KTAP version 1)\n", rd->name, rd->no, k);
 		return -1;
 	}
-	if (rd->open) {
-		fprintf(stderr, "mmureport: %s: line %lu: a new report begins before the "
-			"status line of the one at line %lu: the board reset, the log is truncated\n",
-			rd->name, rd->no, (unsigned long)rd->r->index);
-		return -1;
-	}
+	if (rd->open)
+		cut_run(rd, 2, rd->no);
 	rd->r = new_run(rd->rep, rd->name, rd->date);
+	rd->garbled = 0;
 	rd->r->index = (int)rd->no;	/* for the message above; renumbered later */
 	linecheck_init(&rd->lc, rd->prog);
 	rd->lc.max_complaints = 20;
@@ -160,8 +213,8 @@ static int begin_run(struct reader *rd, const char *text, char *k)
 	return 0;
 }
 
-/* A line of an open report, through the check; -1: fatal. */
-static int checked_line(struct reader *rd, char *text)
+/* A line of an open report, through the check. */
+static void checked_line(struct reader *rd, char *text)
 {
 	struct linecheck *lc = &rd->lc;
 	struct run *r = rd->r;
@@ -186,16 +239,20 @@ static int checked_line(struct reader *rd, char *text)
 			take_line(r, lc->text, rd->no);
 		}
 	} else if (v == LC_BAD) {
-		r->losses++;	/* linecheck named it; nothing on it is used */
+		rd->garbled++;	/* linecheck named it; nothing on it is used */
 	}
+	/* Counted lost once an intact line follows: before a break they are the
+	 * break (a line cut off, a reset's noise), said by cut_run. */
+	if (v == LC_OK || v == LC_SEQ)
+		r->losses += rd->garbled, rd->garbled = 0;
 	if (lc->ended) {
 		rd->open = 0;
-		if (finish_run(lc, r, rd->rep) < 0)
-			return -1;
+		finish_run(lc, r, rd->rep);
 	}
-	return 0;
 }
 
+/* 0; -2 when a report in it was cut short (its run kept, partial); -1 when
+ * nothing in it is usable (report_read_buffer drops what it added). */
 int read_mmubench(struct report *rep, const char *name, const char *buf, size_t len,
 		  const char *date)
 {
@@ -213,8 +270,8 @@ int read_mmubench(struct report *rep, const char *name, const char *buf, size_t 
 		if ((k = ktap_header(text))) {
 			if (begin_run(&rd, text, k) < 0)
 				return -1;
-		} else if (rd.open && checked_line(&rd, text) < 0) {
-			return -1;
+		} else if (rd.open) {
+			checked_line(&rd, text);
 		}
 	}
 	if (!rd.ktap || !rd.intact) {
@@ -222,7 +279,7 @@ int read_mmubench(struct report *rep, const char *name, const char *buf, size_t 
 			"'KTAP version 1' but not one intact line after it" : "no 'KTAP version 1' line");
 		return -1;
 	}
-	if (rd.open && finish_run(&rd.lc, rd.r, rep) < 0)
-		return -1;
-	return 0;
+	if (rd.open)
+		cut_run(&rd, 1, rd.no);
+	return rd.partial ? -2 : 0;
 }

@@ -124,10 +124,27 @@ static int read_input(struct report *rep, const char *name, const char *buf, siz
 	return -1;
 }
 
+static void free_run(struct run *r)
+{
+	for (int k = 0; k < r->nm; k++)
+		free(r->m[k].samples);
+	free(r->m);
+	free(r->res);
+}
+
 int report_read_buffer(struct report *rep, const char *name, const char *buf, size_t len,
 		       const char *date)
 {
-	return read_input(rep, name, buf, len, date);
+	int first = rep->nruns, losses = rep->losses;
+	int rc = read_input(rep, name, buf, len, date);
+
+	/* An unusable input contributes nothing, not even the runs before its fault. */
+	if (rc == -1) {
+		while (rep->nruns > first)
+			free_run(&rep->runs[--rep->nruns]);
+		rep->losses = losses;
+	}
+	return rc;
 }
 
 int report_read_file(struct report *rep, const char *path)
@@ -200,12 +217,8 @@ void report_label(struct report *rep)
 
 void report_free(struct report *rep)
 {
-	for (int i = 0; i < rep->nruns; i++) {
-		for (int k = 0; k < rep->runs[i].nm; k++)
-			free(rep->runs[i].m[k].samples);
-		free(rep->runs[i].m);
-		free(rep->runs[i].res);
-	}
+	for (int i = 0; i < rep->nruns; i++)
+		free_run(&rep->runs[i]);
 	free(rep->runs);
 	memset(rep, 0, sizeof(*rep));
 }

@@ -28,7 +28,8 @@ int next_line(const char *buf, size_t len, size_t *pos, char *line);
  * output.yaml (the same after "- "); tools/report_lava.c. */
 int lava_log(const char *buf, size_t len);
 
-/* The readers: 0, or -1 on a fatal error (with a message naming the file). */
+/* The readers: 0; -2 when a report was cut short (its run kept, marked
+ * partial); -1 when nothing is usable (with a message naming the file). */
 int read_mmubench(struct report *rep, const char *name, const char *buf, size_t len,
 		  const char *date);
 int read_lmbench(struct report *rep, const char *name, const char *buf, size_t len,

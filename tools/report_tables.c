@@ -171,18 +171,41 @@ static void print_table(FILE *f, const struct report *rep, const struct table *t
 	fprintf(f, "\n");
 }
 
+void partial_text(char *buf, size_t size, const struct run *r)
+{
+	if (!r->partial)
+		snprintf(buf, size, "%s", "");
+	else if (r->partial == 1)
+		snprintf(buf, size, "PARTIAL: the log ends at line %lu before its status line",
+			 r->break_line);
+	else
+		snprintf(buf, size, "PARTIAL: a new report begins at line %lu before its status line "
+			 "(the board reset)", r->break_line);
+}
+
+int host_timed(const struct run *r)
+{
+	return !strcmp(r->timing, "host");
+}
+
 void print_tables(FILE *f, const struct report *rep)
 {
 	struct row rows[512];
-	int n = table_rows(rep, rows, 512);
+	int n = table_rows(rep, rows, 512), marked = 0;
 
-	if (rep->nruns > 1) {
+	/* Listed when there are several, or one the tables alone would misrepresent. */
+	for (int i = 0; i < rep->nruns; i++)
+		marked |= rep->runs[i].partial || host_timed(&rep->runs[i]);
+	if (rep->nruns > 1 || marked) {
 		fprintf(f, "Runs\n----\n");
 		for (int i = 0; i < rep->nruns; i++) {
 			const struct run *r = &rep->runs[i];
-			fprintf(f, "%3d  %-9s %s%s%s (%s, reps=%d)%s\n", r->index, r->board, r->file,
+			char cut[160];
+			partial_text(cut, sizeof(cut), r);
+			fprintf(f, "%3d  %-9s %s%s%s (%s, reps=%d)%s%s%s%s\n", r->index, r->board, r->file,
 				r->cpu[0] ? ": " : "", r->cpu, r->platform, r->reps,
-				r->losses ? "  [lines lost or garbled]" : "");
+				r->losses ? "  [lines lost or garbled]" : "", cut[0] ? "  " : "", cut,
+				host_timed(r) ? "  " HOST_TIME_TEXT : "");
 		}
 		fprintf(f, "\n");
 	}

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		null = fopen("/dev/null", "w");
 		stderr = null;	/* the parser's messages; fd 2 stays for the sanitizers */
 	}
-	if (report_read_buffer(&rep, "fuzz", (const char *)data, size, "2026-01-01") == 0) {
+	if (report_read_buffer(&rep, "fuzz", (const char *)data, size, "2026-01-01") != -1) {
 		report_label(&rep);
 		print_tables(null, &rep);
 		write_csv(null, &rep);
