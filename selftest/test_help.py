@@ -9,7 +9,8 @@ import pytest
 
 from conftest import TOP
 
-SCRIPTS = ["run-qemu", "run-suite", "bench", "sandbox-sizes", "install-deps", "build-newlib"]
+SCRIPTS = ["run-qemu", "run-suite", "supervise", "bench", "sandbox-sizes", "install-deps",
+           "build-newlib"]
 PROGRAMS = ["console", "mmuguess", "logcheck", "pagechase", "cpuiddecode", "mmureport"]
 # What starting something would run first: each stands in on PATH, notes its
 # name and fails.  timeout starts the sandbox in run-suite, python3 the size
@@ -94,8 +95,8 @@ def test_make_run_passes_args():
 
 
 def test_run_suite_passes_boot_args(tmp_path):
-    """tools/run-suite gives its words to run-qemu on both boards and to the
-    sandbox (reps=5 added only where reps= is absent); run in a copy of the
+    """tools/run-suite gives its words to run-qemu on the boards and to the
+    sandbox (its own reps= added only where reps= is absent); run in a copy of the
     tree's tools/ whose runners only note their arguments."""
     tools, sandbox, host = tmp_path / "tools", tmp_path / "build/sandbox", tmp_path / "build/tools"
     for d in (tools, sandbox, host):
@@ -103,6 +104,7 @@ def test_run_suite_passes_boot_args(tmp_path):
     shutil.copy(os.path.join(TOP, "tools", "run-suite"), tools)
     shutil.copy(os.path.join(TOP, "tools", "suite-progress"), tools)
     shutil.copy(os.path.join(TOP, "tools", "suite-summary"), tools)
+    shutil.copy(os.path.join(TOP, "tools", "supervise"), tools)
     log = tmp_path / "calls"
     note = '#!/bin/sh\necho "%s $*" >> "%s"\n' % ("{}", log)
     # A run's console as suite-progress reads it: a plan, a result, the status.
@@ -110,14 +112,17 @@ def test_run_suite_passes_boot_args(tmp_path):
     write_exe(tools / "run-qemu", note.format("run-qemu") + console)
     write_exe(sandbox / "mmubench", note.format("mmubench") + console)
     write_exe(host / "logcheck", note.format("logcheck"))
-    # mmureport: its --json FILE an empty comparison list.
+    # mmureport: its --json FILE no runs and no comparisons.
     write_exe(host / "mmureport", note.format("mmureport") + 'while [ $# -gt 1 ]; do [ "$1" = --json ] &&'
-              ' echo \'{"comparisons": []}\' > "$2"; shift; done\n')
+              ' echo \'{"runs": [], "comparisons": []}\' > "$2"; shift; done\n')
     p = subprocess.run([str(tools / "run-suite"), "quick", "probes=boot", "reps=2"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stdout + p.stderr
     calls = log.read_text().splitlines()
-    runs = [c for c in calls if c.startswith(("run-qemu", "mmubench"))]
+    # Not runs: the KVM check, and the sandbox asked how many huge pages
+    # hugetlb needs (root).
+    runs = [c for c in calls if c.startswith(("run-qemu", "mmubench")) and "--kvm-check" not in c
+            and not c.endswith("probes=boot modes=hugetlb reps=1")]
     assert len(runs) == 4, calls
     for c in runs:
         assert c.endswith(" quick probes=boot reps=2"), c

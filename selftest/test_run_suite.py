@@ -1,13 +1,15 @@
 """tools/run-suite's console for a person: tools/suite-progress (a line per
 board x probe, the boards' last lines), tools/suite-summary (the tables
-without empty rows, the differences beyond the noise), and a real small
-plan on all four boards held to a line budget that grows with the plan,
-not with the raw consoles."""
+without empty rows), and a real small plan on all four boards held to a
+line budget that grows with the plan, not with the raw consoles; a board
+killed half way leaves the others' report; Ctrl-C stops everything."""
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
+import time
 
 import pytest
 
@@ -86,38 +88,6 @@ def test_tagged_boards_interleaved_stay_whole(tmp_path):
     assert rc == 2
 
 
-def comparison(metrics):
-    full = []
-    for name, kind, a, b, holm in metrics:
-        full.append({"metric": name, "unit": "count" if kind == "count" else "ns", "kind": kind,
-                     "a_median": sum(a) / len(a), "b_median": sum(b) / len(b),
-                     "ratio": (sum(b) / len(b)) / (sum(a) / len(a)), "a_min": min(a),
-                     "a_max": max(a), "b_min": min(b), "b_max": max(b), "p_holm": holm})
-    return {"comparisons": [{"a": "normal", "b": "largepte", "alpha": 0.05, "tests": 2,
-                             "metrics": full}]}
-
-
-def test_differences_only_beyond_the_noise(tmp_path):
-    path = tmp_path / "walnut.json"
-    path.write_text(json.dumps(comparison([
-        ("tlb.dtlb_misses", "count", [100, 101], [3, 3], None),      # ranges apart
-        ("demand.dtlb_misses", "count", [10, 14], [12, 15], None),   # overlap: noise
-        ("demand.flushes", "count", [7, 7], [7, 7], None),           # equal
-        ("lat_mem.load_ns", "test", [5, 6], [9, 9], 0.01),           # Holm under alpha
-        ("bw_mem.rd_ns", "test", [5, 6], [6, 7], 0.2)])))            # not
-    p = subprocess.run([SUMMARY, "differences", f"{path}:{tmp_path}/all.txt"], capture_output=True,
-                       text=True, timeout=30)
-    assert p.returncode == 0, p.stderr
-    out = p.stdout.splitlines()
-    assert out[0].startswith("walnut: normal -> largepte: 2 of 5 figures differ"), out
-    assert out[1] == "  tlb:        dtlb_misses 100.5 -> 3 (0.02985)", out
-    assert out[2] == "  lat_mem:    load_ns 5.5 -> 9 ns (1.636)", out
-    assert out[3].endswith(f"{tmp_path}/all.txt") and len(out) == 4, out
-    p = subprocess.run([SUMMARY, "differences", str(tmp_path / "none.json")], capture_output=True,
-                       text=True, timeout=30)
-    assert p.returncode == 2 and "none.json" in p.stderr
-
-
 TABLES = """Runs
 ----
   1  walnut  a.log: PowerPC 405GP (QEMU, reps=2)
@@ -174,8 +144,8 @@ def tree_copy(tmp_path):
 
 def test_console_within_its_line_budget(tmp_path):
     """A real small plan on all four boards: the console has a line per
-    board x probe, the tables once without empty rows, the differences, and
-    a few more lines; never the raw stream or a line per mode."""
+    board x probe, the tables once without empty rows, the summary, and a
+    few more lines; never the raw stream or a line per mode."""
     top = tree_copy(tmp_path)
     probes = ["boot", "demand"]
     p = subprocess.run([str(top / "tools" / "run-suite"), "quick", "probes=" + ",".join(probes),
@@ -204,14 +174,99 @@ def test_console_within_its_line_budget(tmp_path):
             continue
         prefix = 3 if " Run " in rows[dashes[0] - 2] else 2
         table_lines += 6 + sum(len(r.split()) > prefix for r in rows[dashes[0] + 1:])
-    diff_lines = 0
-    for b in ("ref405ep", "ppce500", "pc"):
-        c = json.load(open(report / f"{b}.json"))["comparisons"][0]
-        diff_lines += 3 + 2 * len({m["metric"].split(".")[0] for m in c["metrics"]})
-    budget = len(boards) * len(probes) + len(boards) + table_lines + diff_lines + 6
+    # The summary: per board a heading of at most 8 lines, a line per
+    # operation with a figure (at most one per row of suite-summary's table,
+    # 30 at most), 3 of notes.
+    summary_lines = len(boards) * (8 + 30 + 3)
+    budget = len(boards) * len(probes) + len(boards) + table_lines + summary_lines + 6
     assert len(out) <= budget, f"{len(out)} lines > budget {budget}:\n" + p.stdout
     for title in (t.splitlines()[0] for t in tables if t.strip()):
         if not title.startswith(("Basic system parameters", "Core clock")):
             assert out.count(title) == 1, (title, p.stdout)       # the tables once
     assert out[-1].startswith(f"report: {report}/index.html "), out[-1]
     assert (report / "index.html").stat().st_size > 0
+
+
+def qemus_of(tree, board=""):
+    """Pids of the QEMUs started from `tree` (their -kernel is under it),
+    or of one board's."""
+    pids = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+        except OSError:
+            continue
+        if cmd[0].startswith(b"qemu-system") or b"/qemu-system" in cmd[0]:
+            if any(f"{tree}/build/{board}".encode() in a for a in cmd):
+                pids.append(int(pid))
+    return pids
+
+
+def wait_for(path, text, timeout):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if os.path.exists(path) and text in open(path, errors="replace").read():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_pc_killed_half_way_the_others_are_reported(tmp_path):
+    """pc's QEMU killed half way: the other boards' tables, summary and
+    page; pc marked partial on the page; the status non-zero, naming pc."""
+    top = tree_copy(tmp_path)
+    logs = top / "build" / "logs"
+    p = subprocess.Popen([str(top / "tools" / "run-suite"), "quick", "probes=boot,demand,trap",
+                          "reps=1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         env={k: v for k, v in os.environ.items() if k != "V"})
+    try:
+        assert wait_for(logs / "pc.log", "ok 8 ", 600), "pc never got half way"
+        pids = qemus_of(top, "pc/")
+        assert pids, "no pc QEMU to kill"
+        for pid in pids:
+            os.kill(pid, signal.SIGKILL)
+        out, _ = p.communicate(timeout=600)
+    finally:
+        p.kill()
+    assert p.returncode == 1, out
+    assert re.search(r"^run-suite: FAILED: pc \(status [0-9]+", out, re.M), out
+    assert "ref405ep" not in out.split("FAILED:")[1] and "sandbox" not in out.split("FAILED:")[1]
+    report = top / "build" / "report"
+    page = (report / "index.html").read_text()
+    assert "PARTIAL" in page or "partial" in page, page[:2000]
+    data = json.load(open(report / "report.json"))
+    runs = {r["board"]: r for r in data["runs"]}
+    assert runs["pc"]["partial"] is True and not runs["ref405ep"]["partial"], runs.keys()
+    tables = (report / "tables.txt").read_text()
+    for board in ("ref405ep", "ppce500", "sandbox"):
+        assert re.search(rf"^{board} +\S+ +\d", tables, re.M), board
+    assert re.search(r"^sandbox: ", out, re.M) and re.search(r"^ppce500: ", out, re.M), out
+
+
+def test_ctrl_c_stops_everything(tmp_path):
+    """Ctrl-C (SIGINT to the terminal's process group) during the suite: no
+    QEMU left, no board started after, out within 2 s."""
+    top = tree_copy(tmp_path)
+    logs = top / "build" / "logs"
+    p = subprocess.Popen([str(top / "tools" / "run-suite"), "reps=1"], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                         env={k: v for k, v in os.environ.items() if k != "V"})
+    try:
+        assert wait_for(logs / "ref405ep.log", "ok 3 ", 300), "ref405ep never started"
+        assert qemus_of(top), "no QEMU to stop"
+        started = {b for b in ("ref405ep", "ppce500", "pc", "sandbox") if (logs / f"{b}.log").exists()}
+        t0 = time.monotonic()
+        os.killpg(p.pid, signal.SIGINT)
+        out, _ = p.communicate(timeout=10)
+        took = time.monotonic() - t0
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert p.returncode == 130, out
+    assert took <= 2.0, f"{took:.2f} s to exit"
+    time.sleep(2)
+    assert not qemus_of(top), "a QEMU outlived Ctrl-C"
+    after = {b for b in ("ref405ep", "ppce500", "pc", "sandbox") if (logs / f"{b}.log").exists()}
+    assert after == started and "sandbox" not in after, (started, after)
