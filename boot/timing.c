@@ -41,9 +41,14 @@ int probe_measure(uint64_t (*run)(void *arg, uint32_t n), void *arg, struct prob
 	return measure(run, arg, r, probe_min_ticks());
 }
 
+uint64_t probe_point_ticks(void)
+{
+	return min_ticks(5000);
+}
+
 int probe_measure_point(uint64_t (*run)(void *arg, uint32_t n), void *arg, struct probe_time *r)
 {
-	return measure(run, arg, r, min_ticks(5000));
+	return measure(run, arg, r, probe_point_ticks());
 }
 
 /* The run loop's core: `run(arg, n)` times n iterations itself. */

@@ -78,6 +78,7 @@ struct probe_time {
 int probe_measure(uint64_t (*run)(void *arg, uint32_t n), void *arg, struct probe_time *t);
 int probe_measure_point(uint64_t (*run)(void *arg, uint32_t n), void *arg, struct probe_time *t);
 uint64_t probe_min_ticks(void);
+uint64_t probe_point_ticks(void);	/* a point's run: 200 us (quick: 50 us) */
 /* <name>_ns, <name>_cycles (where the core clock is known), <name>_spread. */
 void probe_sample_time(struct probe_ctx *ctx, const char *name, const struct probe_time *t);
 
