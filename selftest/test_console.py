@@ -140,6 +140,16 @@ def test_stdin_complete_and_truncated(tmp_path, logs):
     assert b"standard input ended" in p.stderr and b"truncated" in p.stderr
 
 
+@pytest.mark.parametrize("said", ["Bad Data CRC", "Bad data crc", "bad data CRC"])
+def test_loader_errors_in_any_case(said):
+    """U-Boot's versions spell their errors differently: each is the loader's
+    failure, status 3, not a log that merely ended."""
+    text = f"U-Boot 2023.01\n## Booting kernel\n   Verifying Checksum ... {said}\n".encode()
+    p = subprocess.run([CONSOLE, "--quiet", "-"], input=text, capture_output=True, timeout=20)
+    assert p.returncode == 3, p.stderr
+    assert b"the loader failed before the image started" in p.stderr, p.stderr
+
+
 def uboot_pty_qemu(netdir, bios=UBOOT_ROM, stopped=True):
     """QEMU pc with U-Boot (or bios), its serial line on a pty; started
     stopped (-S: QMP's cont once console has the pty open) or running.

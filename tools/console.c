@@ -15,6 +15,7 @@
  * Exit: 0 pass; 1 fail; 2 lines lost, truncated or a reset mid-run; 3 usage,
  * set-up or loader error or a missed autoboot; 124 --timeout.  doc/lab.md.
  */
+#define _GNU_SOURCE	/* strcasestr */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -208,11 +209,12 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The first of words that line starts with (prefix) or contains. */
+/* The first of words that line starts with (prefix) or contains, in any
+ * case (U-Boot's versions spell "Bad Data CRC" "Bad data crc" too). */
 static const char *find_word(const char *line, const char *const *words, size_t n, int prefix)
 {
 	for (size_t i = 0; i < n; i++)
-		if (prefix ? !strncmp(line, words[i], strlen(words[i])) : !!strstr(line, words[i]))
+		if (prefix ? !strncmp(line, words[i], strlen(words[i])) : !!strcasestr(line, words[i]))
 			return words[i];
 	return 0;
 }
