@@ -27,10 +27,13 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "linecheck.h"
 #include "result_line.h"
+
+#define MAX_COMPLAINTS	20	/* then one line with how many more */
 
 static void json_str(const char *key, const char *s)
 {
@@ -91,7 +94,9 @@ int main(int argc, char **argv)
 {
 	struct linecheck lc;
 	int echo = 0, json = 0, worst = -1;
-	char line[4096];
+	char *line = 0;
+	size_t cap = 0;
+	ssize_t got;
 	FILE *in = stdin;
 
 	for (int i = 1; i < argc; i++) {
@@ -110,12 +115,17 @@ int main(int argc, char **argv)
 		return usage(0);
 
 	linecheck_init(&lc, "logcheck");
-	while (fgets(line, sizeof(line), in)) {
-		size_t n = strlen(line);
+	lc.max_complaints = MAX_COMPLAINTS;
+	/* Whole lines, however long (a 10 MB line is one line, one complaint). */
+	while ((got = getline(&line, &cap, in)) >= 0) {
+		size_t n = (size_t)got;
 		if (echo) {
-			fputs(line, stdout);
+			fwrite(line, 1, n, stdout);
 			fflush(stdout);
 		}
+		for (size_t i = 0; i < n; i++)
+			if (!line[i])
+				line[i] = '?';	/* a NUL anywhere is damage: the seal fails */
 		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = 0;
 		if (json && lc.ended && !strcmp(line, "KTAP version 1")) {
@@ -123,6 +133,7 @@ int main(int argc, char **argv)
 			worst = v > worst ? v : worst;
 			unsigned long no = lc.lineno;
 			linecheck_init(&lc, "logcheck");
+			lc.max_complaints = MAX_COMPLAINTS;
 			lc.lineno = no;
 		}
 		enum lc_verdict v = linecheck_line(&lc, line);
@@ -133,6 +144,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "logcheck: read error\n");
 		return 3;
 	}
+	free(line);
 	int v = linecheck_finish(&lc);
+	if (lc.complaints > MAX_COMPLAINTS)
+		fprintf(stderr, "logcheck: ... and %lu more problems not listed\n",
+			lc.complaints - MAX_COMPLAINTS);
 	return v > worst ? v : worst;
 }
