@@ -20,7 +20,7 @@ from conftest import RUN_QEMU, TOP
 
 SUPERVISE = os.path.join(TOP, "tools", "supervise")
 STOPPED = re.compile(r"supervise: no progress for ([\d.]+) s \(limit ([\d.]+) s: "
-                     r"watchdog (\d+) ms x measured ratio ([\d.]+)")
+                     r"watchdog (\d+) ms x measured ratio ([\d.]+) \+ longest interval ([\d.]+) s")
 
 # The stand-in: argv[1] is JSON {w, beats: [[host s before it, image ms it
 # adds], ...], then: s of silence after, rc, pidfile, ignore_term, child}.
@@ -83,17 +83,19 @@ def wait_file(path, seconds=10):
 
 def test_silence_stopped_within_derived_limit(fake, tmp_path):
     """Heartbeats every 0.1 s for 100 image ms each (ratio ~1), W = 200 ms,
-    then silence: stopped after W x ratio x 4 + 2 s, status 124; the output
+    then silence (--slack 2): stopped after (W x ratio + longest interval) x 4 + 2 s,
+    status 124; the output
     and the log are the command's, unchanged."""
     log = tmp_path / "run.log"
     cmd = fake(w=200, beats=[[0.1, 100]] * 10, then=120)
-    p, took = supervise(["--log", str(log), "--", *cmd])
+    p, took = supervise(["--slack", "2", "--log", str(log), "--", *cmd])
     assert p.returncode == 124, (p.returncode, p.stderr)
     m = STOPPED.search(p.stderr)
     assert m, p.stderr
-    silent, limit, w, ratio = float(m[1]), float(m[2]), int(m[3]), float(m[4])
+    silent, limit, w, ratio, longest = float(m[1]), float(m[2]), int(m[3]), float(m[4]), float(m[5])
     assert w == 200 and 0.9 <= ratio <= 5, p.stderr		# 0.1 s sleeps run long when busy
-    assert limit == pytest.approx(0.2 * ratio * 4 + 2, abs=0.06), p.stderr
+    assert 0.09 <= longest <= 0.5, p.stderr
+    assert limit == pytest.approx((0.2 * ratio + longest) * 4 + 2, abs=0.06), p.stderr
     assert limit <= silent <= limit + 1, p.stderr
     # Start-up, ten heartbeats, the silence, SIGTERM (the stand-in goes at once).
     assert took <= 2 + 1 * ratio + limit + 1, (took, p.stderr)
@@ -102,14 +104,15 @@ def test_silence_stopped_within_derived_limit(fake, tmp_path):
 
 
 def test_slow_steady_run_kept(fake):
-    """1 s of host time per 100 image ms (ratio 10), W = 200 ms, then 4 s
-    silent before it ends: over the 2.8 s an assumed ratio of 1 would
-    allow, under the measured 10's 10 s.  It ends on its own, status 0."""
-    cmd = fake(w=200, beats=[[1.0, 100]] * 5, then=4, rc=0)
-    p, took = supervise(["--", *cmd])
+    """1 s of host time per 100 image ms (ratio 10), W = 200 ms, then 8 s
+    silent before it ends (--slack 2): over the (0.2 + 1) x 4 + 2 = 6.8 s
+    an assumed ratio of 1 would allow, under the measured 10's 14 s.  It
+    ends on its own, status 0."""
+    cmd = fake(w=200, beats=[[1.0, 100]] * 5, then=8, rc=0)
+    p, took = supervise(["--slack", "2", "--", *cmd])
     assert p.returncode == 0, (p.returncode, p.stderr)
     assert p.stderr == "", p.stderr
-    assert took >= 9, took
+    assert took >= 13, took
 
 
 @pytest.mark.parametrize("sig,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143),
