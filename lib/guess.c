@@ -24,15 +24,17 @@
  *      (LRU misses all of them; PLRU, NRU, random and RRIP-like policies
  *      fewer, never fewer than that).  The sweep's next point past a size
  *      on its grid (k x 2^n, k = 1, 1.25, 1.5, 1.75) is at least 8/7 of
- *      it: there the latency has risen by at least 1/8 of U - L;
+ *      it: there the latency has risen by at least 1/8 of N - L, N the
+ *      next level's latency: U, or where U is past two levels (the one
+ *      between made no plateau: an L3 others share) at least 2L;
  *    - below C only conflicts miss: a physically indexed cache filled from
  *      randomly placed pages misses at C, in the sets that drew more lines
  *      than ways, about half the loads (0.63 for a direct-mapped one,
  *      1 - 1/e), never nearly all.  So the rise completes only past C.
  *    The interval: lo, the last point before the half-way one whose rise
- *    is under 1/RISE_PART of
- *    U - L (1/16: half the 1/8 above, the other half the noise's room, at
- *    least 3x the 1-2 % a cache plateau carries, as U - L >= L), and hi,
+ *    is under 1/RISE_PART of min(U - L, L) (1/16: half the 1/8 above, the
+ *    other half the noise's room, at least 3x the 1-2 % a cache plateau
+ *    carries), and hi,
  *    the first point within 1/RISE_PART of U.  Then C >= lo x 15/16 (a
  *    point under 1/16 of the rise held 15/16 of its bytes) and C <= hi.
  *    A victim (exclusive) level holds its lines and those below: C plus
@@ -178,11 +180,12 @@ static uint64_t step(const int64_t *m, const uint64_t *bytes, const struct plate
 		     const struct plateau *b, int *lo, int *hi)
 {
 	int64_t rise = b->ns100 - a->ns100, half = a->ns100 + rise / 2;
+	int64_t first = rise < a->ns100 ? rise : a->ns100;	/* the next level's rise, at least */
 	int t = a->hi, i;			/* t: the last point under half */
 
 	while (t + 1 < b->lo && m[t + 1] < half)
 		t++;
-	for (i = t; i > a->lo && (m[i] - a->ns100) * RISE_PART >= rise; i--)
+	for (i = t; i > a->lo && (m[i] - a->ns100) * RISE_PART >= first; i--)
 		;				/* the last point before the rise */
 	*lo = i;
 	for (i = t + 1; i < b->hi && (b->ns100 - m[i]) * RISE_PART > rise; i++)

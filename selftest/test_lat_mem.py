@@ -144,13 +144,19 @@ def test_synthetic_tlb_step_is_set_aside(tmp_path):
 def test_a_shoulder_under_twice_the_level_is_no_level(tmp_path):
     # Without a reach, the same 1.75x rise (a TLB's, or misses in the sets
     # a page placement overfilled) before the next level: no level (levels
-    # are 2x apart), the ramp of L2's step.
+    # are 2x apart), the ramp of L2's step.  Whether L2 ends at 256 KiB (its
+    # misses served by a level with no plateau, as a squeezed L3's) or at
+    # 1 MiB (a shoulder of conflicts) the curve cannot tell: the interval
+    # holds both, and the CPU's size, where given, names it.
     points = [(s, 1.2 if s <= 32 << 10 else 4.0 if s <= 256 << 10 else 7.0 if s <= 1 << 20
                else 80.0) for s in lmbench_sizes(64 << 20)]
-    p, got = guess("-t", write_curve(tmp_path / "shoulder.txt", points))
+    path = write_curve(tmp_path / "shoulder.txt", points)
+    p, got = guess("-t", path)
     assert "not named" not in p.stdout, p.stdout
-    assert (got["l1_bytes"], got["l2_bytes"]) == (32 << 10, 1 << 20), p.stdout
+    assert got["l2_lo_bytes"] <= 256 << 10 and got["l2_hi_bytes"] >= 1 << 20, p.stdout
     assert "l3_bytes" not in got and abs(got["l2_ns"] - 4.0) < 0.2, p.stdout
+    p, got = guess("-t", path, "-l", f"{32 << 10},{1 << 20}")
+    assert (got["l1_bytes"], got["l2_bytes"], got["l2_verdict"]) == (32 << 10, 1 << 20, 1), p.stdout
 
 
 def test_a_neighbours_way_is_allowed_where_others_run(tmp_path):
