@@ -1,6 +1,7 @@
 /* Boot arguments: key=value words, the same on every entry path.  Anything
  * not understood is an error that names the valid choices: no argument is
  * ever silently ignored or defaulted. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "arch.h"
@@ -26,21 +27,29 @@ int arg_uint(const char *key, const char *value, unsigned long min, unsigned lon
 		arg_error(key, value, "needs a number");
 		return -1;
 	}
+	int shift = 0;
+
+	errno = 0;
 	v = strtoull(value, &end, 0);
+	if (end == value) {
+		arg_error(key, value, "not a number");
+		return -1;
+	}
 	if (*end == 'k' || *end == 'K')
-		v <<= 10, end++;
+		shift = 10, end++;
 	else if (*end == 'm' || *end == 'M')
-		v <<= 20, end++;
+		shift = 20, end++;
 	if (*end) {
 		arg_error(key, value, "not a number");
 		return -1;
 	}
-	if (v < min || v > max) {
+	/* The range is checked before the shift, which could wrap. */
+	if (errno == ERANGE || v > (max >> shift) || v << shift < min) {
 		console_printf("mmubench: error: boot argument '%s=%s': out of range %lu..%lu\n",
 			       key, value, min, max);
 		return -1;
 	}
-	*out = v;
+	*out = v << shift;
 	return 0;
 }
 

@@ -5,6 +5,8 @@ import os
 import re
 import subprocess
 
+import pytest
+
 from conftest import TOP, parse, run_qemu
 
 SANDBOX = os.path.join(TOP, "build", "sandbox", "mmubench")
@@ -148,3 +150,23 @@ def test_sandbox_mem_within_ram():
     assert int(high.group(1), 16) < 0x10000000 + 32 * MiB
     run = sandbox("ram=64M", "mem=66M", "probes=boot")
     assert run.rc == 1 and "'mem=66M': more than the 64 MiB of RAM the board reports" in run.log
+
+
+@pytest.mark.parametrize("word,why", [
+    # 2^54 + 1 KiB: shifted first, it wrapped to 1024 and passed
+    ("fault_pages=18014398509481985k", "out of range 1..4096"),
+    ("fault_pages=4194305m", "out of range 1..4096"),
+    ("fault_pages=99999999999999999999", "out of range 1..4096"),
+    ("fault_pages=k", "not a number"),
+    ("fault_pages=5k", "out of range 1..4096"),
+])
+def test_a_number_out_of_range_before_its_suffix(word, why):
+    """arg_uint checks the range before it multiplies by k or m, so no
+    value wraps into range (boot/args.c)."""
+    run = sandbox("probes=boot", word)
+    assert run.rc == 1 and f"mmubench: error: boot argument '{word}': {why}" in run.log, run.log
+
+
+def test_a_suffix_multiplies_within_range():
+    run = sandbox("probes=demand", "modes=4k", "fault_pages=4k")
+    assert run.rc == 0 and "error" not in run.log, run.log
