@@ -91,7 +91,9 @@ def test_watchdog_leaves_no_child(quick):
     for ms in (2, 3, 5, 8, 13):
         run = sandbox("probes=aspace,boot", "modes=4k", "quick", f"watchdog={ms}", timeout=60)
         assert run.results["aspace.4k"] == "timeout", run.log
-        assert run.results["boot.4k"] == "ok"
+        # the run goes on after it (boot's own result may be a timeout too:
+        # a 2 ms budget on a busy host)
+        assert run.results.get("boot.4k") in ("ok", "timeout"), run.log
         m = re.search(r"# os: a ring of (\d+) processes outlived its probe's run: (\d+) children "
                       r"killed and reaped", run.log)
         if m:
