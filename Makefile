@@ -226,19 +226,22 @@ $(BUILD)/tools/cachesim: tools/cachesim.c
 	@mkdir -p $(dir $@)
 	$(Q)cc $(HOST_CFLAGS) -o $@ tools/cachesim.c -lm
 
-# mmureport: the line check and parser (LINE_SRCS), the step detection
-# (guess.c) and the tables' columns (table_defs.c) are the ones logcheck and
-# the image use.
-REPORT_SRCS := tools/mmureport.c tools/report_parse.c tools/report_mmubench.c tools/report_lmbench.c \
+# mmureport: tools/mmureport (Python: CSV, JSON, plots, the page, from the
+# model) over mmureport-core (C: the line check and parser (LINE_SRCS), the
+# step detection (guess.c) and the tables' columns (table_defs.c) that
+# logcheck and the image use).
+REPORT_SRCS := tools/mmureport_core.c tools/report_parse.c tools/report_mmubench.c tools/report_lmbench.c \
 	tools/report_stats.c tools/report_tables.c tools/report_data.c tools/report_sides.c \
-	tools/report_compare.c tools/report_plot.c tools/report_bars.c tools/report_marks.c \
-	tools/report_html.c tools/report_lava.c tools/report_lmbench2.c tools/report_lmbench2_text.c \
+	tools/report_compare.c tools/report_lava.c tools/report_lmbench2.c tools/report_lmbench2_text.c \
 	tools/report_lmbench2_out.c tools/report_lmbench2_cmp.c $(LINE_SRCS) lib/guess.c lib/table_defs.c \
 	lib/sort.c lib/sort_double.c
-$(BUILD)/tools/mmureport: $(REPORT_SRCS) tools/mmureport.h tools/report_read.h tools/report_lmbench2.h \
-		tools/report_plot.h $(LINE_HDRS) include/guess.h include/table_defs.h
+$(BUILD)/tools/mmureport-core: $(REPORT_SRCS) tools/mmureport.h tools/report_read.h tools/report_lmbench2.h \
+		$(LINE_HDRS) include/guess.h include/table_defs.h
 	@mkdir -p $(dir $@)
 	$(Q)cc $(HOST_CFLAGS) -Wno-format-truncation -o $@ $(REPORT_SRCS) -lm
+$(BUILD)/tools/mmureport: tools/mmureport $(BUILD)/tools/mmureport-core
+	@mkdir -p $(dir $@)
+	$(Q)ln -sf ../../tools/mmureport $@
 
 # make fuzz: libFuzzer targets (Debian's clang; libclang-rt-14-dev) under ASan
 # and UBSan: mmureport's log parser, and the image's boot arguments with the
@@ -246,10 +249,10 @@ $(BUILD)/tools/mmureport: $(REPORT_SRCS) tools/mmureport.h tools/report_read.h t
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-Iinclude -Itools
 fuzz: $(BUILD)/fuzz/fuzz_report $(BUILD)/fuzz/fuzz_args
-$(BUILD)/fuzz/fuzz_report: tools/fuzz/fuzz_report.c $(filter-out tools/mmureport.c,$(REPORT_SRCS)) \
+$(BUILD)/fuzz/fuzz_report: tools/fuzz/fuzz_report.c $(filter-out tools/mmureport_core.c,$(REPORT_SRCS)) \
 		tools/mmureport.h tools/report_lmbench2.h $(LINE_HDRS)
 	@mkdir -p $(dir $@)
-	$(Q)clang $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_report.c $(filter-out tools/mmureport.c,$(REPORT_SRCS)) -lm
+	$(Q)clang $(FUZZ_CFLAGS) -o $@ tools/fuzz/fuzz_report.c $(filter-out tools/mmureport_core.c,$(REPORT_SRCS)) -lm
 # fuzz_args: boot/args.c and boot/args_linux.c built for fuzzing, linked with
 # the rest of the sandbox program (BOARD=sandbox: every table the parser
 # reads, the sandbox's arch and modes); its main renamed, libFuzzer's runs,

@@ -11,12 +11,13 @@ from conftest import TOP
 
 SCRIPTS = ["run-qemu", "run-suite", "supervise", "bench", "sandbox-sizes", "install-deps",
            "build-newlib"]
-PROGRAMS = ["console", "mmuguess", "logcheck", "pagechase", "cpuiddecode", "mmureport"]
+PROGRAMS = ["console", "mmuguess", "logcheck", "pagechase", "cpuiddecode", "mmureport",
+            "mmureport-core"]
 # What starting something would run first: each stands in on PATH, notes its
 # name and fails.  timeout starts the sandbox in run-suite, python3 the size
 # judge in bench, sudo/apt-get/dpkg-query install-deps, tar build-newlib.
 STARTERS = ["make", "qemu-system-ppc", "qemu-system-i386", "timeout", "python3", "sudo",
-            "apt-get", "dpkg-query", "tar", "mkimage", "gcc", "cc", "clang", "gnuplot"]
+            "apt-get", "dpkg-query", "tar", "mkimage", "gcc", "cc", "clang"]
 
 
 def write_exe(path, text):
@@ -114,7 +115,7 @@ def test_run_suite_passes_boot_args(tmp_path):
     write_exe(host / "logcheck", note.format("logcheck"))
     # mmureport: its --json FILE no runs and no comparisons.
     write_exe(host / "mmureport", note.format("mmureport") + 'while [ $# -gt 1 ]; do [ "$1" = --json ] &&'
-              ' echo \'{"runs": [], "comparisons": []}\' > "$2"; shift; done\n')
+              ' echo \'{"runs": [], "tables": [], "comparisons": []}\' > "$2"; shift; done\n')
     p = subprocess.run([str(tools / "run-suite"), "quick", "probes=boot", "reps=2"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stdout + p.stderr

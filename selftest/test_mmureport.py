@@ -451,3 +451,37 @@ def test_fuzz_targets_60s_each(tmp_path):
         m = re.search(r"Done (\d+) runs in (\d+) second", out)
         assert m and int(m.group(2)) >= 60 and int(m.group(1)) > 1000, out[-2000:]
     assert not list(tmp_path.glob("crash-*")) and not list(tmp_path.glob("leak-*"))
+
+
+def test_parser_keeps_every_measurement_of_a_large_log(tmp_path):
+    """20k and 80k measurements (the parser's index by name, issue 29): the
+    model holds each exactly once, in the log's order, with its samples, and
+    no line lost.  tools/bench --parse times the same up to 1M."""
+    core = os.path.join(TOP, "build", "tools", "mmureport-core")
+    for n in (20000, 80000):
+        body = ["1..4", "# mmubench v1 on pc (i386), entered by test",
+                "# run: 2 probe(s) x 2 mode(s), reps=3, quick", "# measurements begin"]
+        names = []
+        for probe, pattern, unit in (("lat_mem", "random_%d_ns", "ns"),
+                                     ("bw_mem", "rd_%d_mbs", "MB/s")):
+            for mode in ("2level", "pae"):
+                for i in range(n // 4):
+                    name = "%s.%s.%s" % (probe, mode, pattern % (512 * (i + 1)))
+                    names.append(name)
+                    if i % 10 == 0:
+                        body += ["# sample %s %d %d.25 %s" % (name, s, i, unit) for s in (1, 2, 3)]
+                    body.append("# measurement %s %d.25 %s" % (name, i, unit))
+                body.append("ok %d %s.%s" % (len(names) * 4 // n, probe, mode))
+        body.append("# measurements end")
+        log, model = tmp_path / ("%d.log" % n), tmp_path / ("%d.json" % n)
+        log.write_text(small_log(body, crlf=False))
+        p = subprocess.run([core, "--no-tables", "--model", str(model), str(log)],
+                           capture_output=True, timeout=120)
+        assert p.returncode == 0, err(p)
+        run = json.loads(model.read_text())["runs"][0]
+        assert run["lines_lost_or_garbled"] == 0 and run["status"] == "pass"
+        ms = run["measurements"]
+        assert len(ms) == n
+        assert ["%s.%s.%s" % (m["probe"], m["mode"], m["metric"]) for m in ms] == names
+        assert sum(len(m["samples"]) == 3 for m in ms) == n // 10
+        assert sum(bool(m["samples"]) for m in ms) == n // 10

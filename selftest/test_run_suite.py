@@ -88,40 +88,33 @@ def test_tagged_boards_interleaved_stay_whole(tmp_path):
     assert rc == 2
 
 
-TABLES = """Runs
-----
-  1  walnut  a.log: PowerPC 405GP (QEMU, reps=2)
-  2  pc      b.log: i386 (QEMU, reps=2)
-
-Basic system parameters - clocks and timer
-------------------------------------------
-Figures from: QEMU
-Host      Mode      Run     Tick
-                             MHz
---------- --------- --- --------
-walnut    real      1      333.3
-
-Fault latencies
----------------
-Figures from: QEMU
-Host      Mode      Run   Demand
-                           fault
---------- --------- --- --------
-walnut    real      1           
-walnut    normal    1       1.44
-pc        2level    2       1.81
-
-"""
+def col(head1, head2, width=8):
+    return {"head1": head1, "head2": head2, "width": width}
 
 
-def test_tables_without_empty_rows_and_setting():
-    p = subprocess.run([SUMMARY, "tables"], input=TABLES, capture_output=True, text=True, timeout=30)
+# mmureport --json's tables, as the model gives them (never printed text).
+TABLES = {"runs_listed": True, "tables": [
+    {"title": "Basic system parameters - clocks and timer", "figures_from": "QEMU",
+     "run_column": True, "columns": [col("Tick", "MHz")],
+     "rows": [{"run": 1, "board": "walnut", "mode": "real", "cells": ["333.3"]}]},
+    {"title": "Fault latencies", "figures_from": "QEMU", "run_column": True,
+     "columns": [col("Demand", "fault")],
+     "rows": [{"run": 1, "board": "walnut", "mode": "real", "cells": [""]},
+              {"run": 1, "board": "walnut", "mode": "normal", "cells": ["1.44"]},
+              {"run": 2, "board": "pc", "mode": "2level", "cells": ["1.81"]}]}]}
+
+
+def test_tables_without_empty_rows_and_setting(tmp_path):
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(TABLES))
+    p = subprocess.run([SUMMARY, "tables", str(path)], capture_output=True, text=True, timeout=30)
     assert p.returncode == 0, p.stderr
     out = p.stdout.splitlines()
     assert out[0] == "(left out here: rows without a figure, and Basic system parameters, the run's setting)"
     assert "Fault latencies" in out and "walnut    normal    1       1.44" in out
     assert not any(l.startswith(("walnut    real", "Figures from", "Basic")) for l in out), out
     assert "pc        2level    2       1.81" in out
+    assert "Host      Mode      Run   Demand" in out and "--------- --------- --- --------" in out
 
 
 def tree_copy(tmp_path):

@@ -2,9 +2,9 @@
  * mmureport's model of what it read: runs (one mmubench report, from
  * "KTAP version 1" to its status line, or one LMbench lat_mem_rd file),
  * their measurements with each repetition's sample, and their curves.
- * report_parse.c fills it, report_stats.c tests, report_tables.c,
- * report_data.c (CSV, JSON), report_compare.c (with report_sides.c) and
- * report_plot.c print it.
+ * report_parse.c fills it, report_stats.c tests, report_tables.c and
+ * report_compare.c (with report_sides.c) print it, report_data.c writes
+ * it as JSON for tools/report/ (CSV, JSON, plots, the page).
  */
 #ifndef MMUREPORT_H
 #define MMUREPORT_H
@@ -18,6 +18,7 @@ struct meas {
 	unsigned long line;		/* its line in the file */
 	int nsamples;			/* "# sample" lines (reps > 1), 0 without */
 	double *samples;
+	int prev;			/* the run's entry of this name before it, or -1 */
 };
 
 struct result {
@@ -39,10 +40,11 @@ struct run {
 	int partial;			/* cut short before its status line: 1 the log ends,
 					 * 2 a new report begins; 0 whole */
 	unsigned long break_line;	/* where it was cut (partial) */
-	char modes[16][16];		/* in order of appearance */
-	int nmodes;
+	char (*modes)[16];		/* in order of appearance */
+	int nmodes, modecap;
 	struct meas *m;
 	int nm, cap;
+	int *hash, hashcap;		/* meas_slot's index of m by name */
 	struct result *res;
 	int nres, rescap;
 };
@@ -98,6 +100,12 @@ void holm_adjust(double *p, int n);
 
 /* report_tables.c */
 void print_tables(FILE *f, const struct report *rep);
+/* The tables as data: "tables": [...] (mmureport --model). */
+void write_tables_json(FILE *f, const struct report *rep);
+/* Does print_tables begin with the Runs block? */
+int runs_listed(const struct report *rep);
+/* The most rows a table or a comparison's side can have. */
+int report_rows_max(const struct report *rep);
 /* A partial run's mark, as every list of runs gives it: "PARTIAL: the log
  * ends at line N before its status line"; "" for a whole run. */
 void partial_text(char *buf, size_t size, const struct run *r);
@@ -106,7 +114,6 @@ int host_timed(const struct run *r);
 #define HOST_TIME_TEXT "host time (QEMU TCG): no time figures"
 
 /* report_data.c */
-int write_csv(FILE *f, const struct report *rep);
 void write_json_runs(FILE *f, const struct report *rep);
 /* A count the image prints only where a counter counts it (else absent). */
 int is_counter(const char *probe, const char *metric);
@@ -125,29 +132,6 @@ void sides_from(FILE *f, const char *which, const struct row *s, int n);
 /* report_compare.c */
 /* A comparison: returns 0, or -1 (and a message) when a side selects nothing. */
 int print_compare(FILE *f, FILE *json, const struct report *rep, const char *a, const char *b);
-
-/* report_plot.c: returns 0, -1 on failure (gnuplot, I/O), -2 when nothing
- * can be plotted; quiet: no message naming the pictures. */
-int write_plots(const struct report *rep, const char *dir, int quiet);
-
-/* report_html.c */
-struct html_input {
-	const char *file;
-	int unusable;			/* nothing usable in it (report_read_file: -1) */
-	int first_run, nruns;		/* its runs in the report */
-	char *messages;			/* what the parser said about it */
-};
-struct html_page {
-	const char *command;		/* mmureport's arguments */
-	const char *verdict;		/* why no tables, or what is left out; 0 */
-	struct html_input *inputs;
-	int ninputs;
-	const char *tables;		/* print_tables' text; 0 without */
-	const char *compare;		/* print_compare's text */
-	const char *svgdir;		/* where write_plots put the SVGs; 0 none */
-	const char *why_no_plots;
-};
-int write_html(FILE *f, const struct report *rep, const struct html_page *pg);
 
 /* Output through a temporary file renamed into place at the end, so a
  * failure never leaves a half-written file (mmureport.c). */

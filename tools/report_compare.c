@@ -324,7 +324,8 @@ static void json_item(FILE *json, const struct item *it, double ma, double mb, c
 	json_str(json, it->name);
 	fprintf(json, ", \"unit\": ");
 	json_str(json, it->m->unit);
-	fprintf(json, ", \"kind\": \"%s\", \"a_median\": ", kind_names[it->kind]);
+	fprintf(json, ", \"kind\": \"%s\", \"decimals\": %d, \"a_median\": ", kind_names[it->kind],
+		it->m->decimals);
 	json_num(json, ma);
 	fprintf(json, ", \"b_median\": ");
 	json_num(json, mb);
@@ -377,10 +378,32 @@ static void print_item(FILE *f, const struct item *it, double ma, double mb, con
 		sa, sb, rt, sd, it->na, it->nb, p, h, words);
 }
 
+/* "key": what sides_from prints after its "X from: ", then ", " (the model's a_from, b_from). */
+static void json_text(FILE *json, const char *key, void (*from)(FILE *, const char *, const struct row *, int),
+		      const struct row *s, int n)
+{
+	char *text = 0;
+	size_t len = 0;
+	FILE *t = open_memstream(&text, &len);
+
+	if (!t)
+		exit(3);
+	from(t, "", s, n);
+	fclose(t);
+	text[strcspn(text, "\n")] = 0;
+	fprintf(json, "\"%s\": ", key);
+	json_str(json, text + strlen(" from: "));
+	fprintf(json, ", ");
+	free(text);
+}
+
 int print_compare(FILE *f, FILE *json, const struct report *rep, const char *an, const char *bn)
 {
-	static struct row a[512], b[512];
-	int na = select_rows(rep, an, a, 512), nb = select_rows(rep, bn, b, 512);
+	int max = report_rows_max(rep);
+	struct row *a = calloc(max + 1, sizeof(*a)), *b = calloc(max + 1, sizeof(*b));
+	if (!a || !b)
+		exit(3);
+	int na = select_rows(rep, an, a, max), nb = select_rows(rep, bn, b, max);
 	struct item *items = 0;
 	int n = 0, cap = 0, by_mode, ntests, shown = 0;
 
@@ -389,6 +412,7 @@ int print_compare(FILE *f, FILE *json, const struct report *rep, const char *an,
 			fprintf(stderr, "mmureport: --compare: '%s' names no mode, board or run of the input "
 				"(a side is MODE, BOARD, RUN or RUN:MODE; RUN a board-N label, a file or #N)\n",
 				s ? bn : an);
+			free(a), free(b);
 			return -1;
 		}
 	/* One mode a side: compare the metrics across them.  Several (two
@@ -419,8 +443,10 @@ int print_compare(FILE *f, FILE *json, const struct report *rep, const char *an,
 		json_str(json, an);
 		fprintf(json, ", \"b\": ");
 		json_str(json, bn);
-		fprintf(json, ", \"alpha\": %.2f, \"correction\": \"holm\", \"tests\": %d, \"metrics\": [",
-			ALPHA, ntests);
+		fprintf(json, ", \"alpha\": %.2f, \"correction\": \"holm\", \"tests\": %d, ", ALPHA, ntests);
+		json_text(json, "a_from", sides_from, a, na);
+		json_text(json, "b_from", sides_from, b, nb);
+		fprintf(json, "\"metrics\": [");
 	}
 	for (int i = 0; i < n; i++) {
 		struct item *it = &items[i];
@@ -438,11 +464,24 @@ int print_compare(FILE *f, FILE *json, const struct report *rep, const char *an,
 		}
 	}
 	power_note(f, items, n, ntests);
+	if (json) {
+		char *note = 0;
+		size_t len = 0;
+		FILE *t = open_memstream(&note, &len);
+		if (!t)
+			exit(3);
+		power_note(t, items, n, ntests);
+		fclose(t);
+		note[strcspn(note, "\n")] = 0;
+		fprintf(json, "], \"note\": ");
+		json_str(json, note);
+		fprintf(json, "}");
+		free(note);
+	}
 	for (int i = 0; i < n; i++)
 		free(items[i].va), free(items[i].vb);
 	free(items);
-	if (json)
-		fprintf(json, "]}");
+	free(a), free(b);
 	if (!shown) {
 		fprintf(stderr, "mmureport: --compare %s %s: no metric in common%s\n", an, bn,
 			by_mode ? " (mode by mode: name one mode a side as RUN:MODE)" : "");

@@ -1,9 +1,10 @@
 /*
- * mmureport's data outputs, CSV and JSON: one row or object per
- * measurement, with its samples and its line in the log; a count the
- * image did not print where its group was counted is null in both, never
- * a 0.  A run cut short says so in both (partial).  Comparisons' JSON:
- * report_compare.c.
+ * mmureport's model as JSON (tools/report/ writes CSV, JSON, plots and the
+ * page from it): one object per measurement, with its samples, its
+ * decimals as printed and its line in the log; a count the image did not
+ * print where its group was counted is null, never a 0.  A run cut short
+ * says so (partial).  Comparisons' JSON: report_compare.c.  Strings are
+ * already visible text (visible_copy): valid UTF-8, no control character.
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,12 +20,21 @@ void json_str(FILE *f, const char *s)
 		unsigned char c = *s;
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
+		else if (c < 0x20 || c == 0x7f)	/* UTF-8 passes (visible_copy made it valid) */
 			fprintf(f, "\\u%04x", c);
 		else
 			fputc(c, f);
 	}
 	fputc('"', f);
+}
+
+/* A figure as the log printed it (its decimals): the model keeps it exact. */
+static void json_fixed(FILE *f, double v, int decimals)
+{
+	if (isfinite(v))
+		fprintf(f, "%.*f", decimals, v);
+	else
+		fprintf(f, "null");
 }
 
 void json_num(FILE *f, double v)
@@ -33,20 +43,6 @@ void json_num(FILE *f, double v)
 		fprintf(f, "%.10g", v);
 	else
 		fprintf(f, "null");
-}
-
-static void csv_field(FILE *f, const char *s)
-{
-	if (strpbrk(s, ",\"\n")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else
-		fputs(s, f);
 }
 
 /* Counts the image prints only where something counts them (boot/run.c's
@@ -105,43 +101,6 @@ static int absent_counts(const struct run *r, int k, const char **out)
 	return n;
 }
 
-int write_csv(FILE *f, const struct report *rep)
-{
-	fprintf(f, "run,label,file,board,cpu,platform,date,partial,mode,probe,metric,value,unit,"
-		"line,samples\n");
-	for (int i = 0; i < rep->nruns; i++) {
-		const struct run *r = &rep->runs[i];
-		for (int k = 0; k < r->nm; k++) {
-			const struct meas *m = &r->m[k];
-			if (isnan(m->value))
-				continue;
-			fprintf(f, "%d,", r->index);
-			const char *fields[] = { r->label, r->file, r->board, r->cpu, r->platform, r->date,
-						 r->partial ? "1" : "0", m->mode, m->probe, m->metric };
-			for (unsigned j = 0; j < sizeof(fields) / sizeof(fields[0]); j++) {
-				csv_field(f, fields[j]);
-				fputc(',', f);
-			}
-			fprintf(f, "%.*f,", m->decimals, m->value);
-			csv_field(f, m->unit);
-			fprintf(f, ",%lu,", m->line);
-			for (int s = 0; s < m->nsamples; s++)
-				fprintf(f, "%s%.*f", s ? ";" : "", m->decimals, m->samples[s]);
-			fputc('\n', f);
-			const char *absent[16];
-			for (int a = 0, na = absent_counts(r, k, absent); a < na; a++) {
-				fprintf(f, "%d,", r->index);
-				for (unsigned j = 0; j < sizeof(fields) / sizeof(fields[0]) - 1; j++) {
-					csv_field(f, fields[j]);
-					fputc(',', f);
-				}
-				fprintf(f, "%s,,count,,\n", absent[a]);	/* value null */
-			}
-		}
-	}
-	return 0;
-}
-
 /* One measurement, then the counts absent after it (absent_counts). */
 static void json_measurement(FILE *f, const struct run *r, int k, int first)
 {
@@ -156,17 +115,17 @@ static void json_measurement(FILE *f, const struct run *r, int k, int first)
 	fprintf(f, ", \"metric\": ");
 	json_str(f, m->metric);
 	fprintf(f, ", \"value\": ");
-	json_num(f, m->value);
+	json_fixed(f, m->value, m->decimals);
 	fprintf(f, ", \"unit\": ");
 	json_str(f, m->unit);
 	if (word) {			/* a kind: its word too */
 		fprintf(f, ", \"word\": ");
 		json_str(f, word);
 	}
-	fprintf(f, ", \"line\": %lu, \"samples\": [", m->line);
+	fprintf(f, ", \"decimals\": %d, \"line\": %lu, \"samples\": [", m->decimals, m->line);
 	for (int s = 0; s < m->nsamples; s++) {
 		fprintf(f, "%s", s ? ", " : "");
-		json_num(f, m->samples[s]);
+		json_fixed(f, m->samples[s], m->decimals);
 	}
 	fprintf(f, "]}");
 	for (int a = 0, na = absent_counts(r, k, absent); a < na; a++) {
@@ -197,9 +156,10 @@ static void json_run_head(FILE *f, const struct run *r)
 		r->lmbench ? "lmbench" : "mmubench", r->reps, r->losses);
 	/* Cut short: what it holds up to break_line, no more. */
 	if (r->partial)
-		fprintf(f, "\"partial\": true, \"break_line\": %lu, \"modes\": [", r->break_line);
+		fprintf(f, "\"partial\": true, \"break_line\": %lu, \"break_reason\": \"%s\", "
+			"\"modes\": [", r->break_line, r->partial == 1 ? "end" : "reset");
 	else
-		fprintf(f, "\"partial\": false, \"break_line\": null, \"modes\": [");
+		fprintf(f, "\"partial\": false, \"break_line\": null, \"break_reason\": null, \"modes\": [");
 	for (int k = 0; k < r->nmodes; k++) {
 		fprintf(f, "%s", k ? ", " : "");
 		json_str(f, r->modes[k]);

@@ -28,21 +28,24 @@ static void take_banner(struct run *r, const char *text)
 {
 	if (!strncmp(text, "# mmubench ", 11) && strstr(text, " on ")) {
 		/* "# mmubench <version> on <board> (<arch>), entered by ..." */
-		if (sscanf(text, "# mmubench %47s on %23s (%15[^)])", r->version, r->board,
-			   r->arch) < 2)
-			r->board[0] = 0;
+		char version[48] = "", board[24] = "", arch[16] = "";
+		if (sscanf(text, "# mmubench %47s on %23s (%15[^)])", version, board, arch) < 2)
+			board[0] = 0;
+		visible_copy(r->version, sizeof(r->version), version);
+		visible_copy(r->board, sizeof(r->board), board);
+		visible_copy(r->arch, sizeof(r->arch), arch);
 	} else if (!strncmp(text, "# cpu: ", 7) && !r->cpu[0]) {
 		/* The first names the CPU; the sandbox's second says where it is pinned. */
-		snprintf(r->cpu, sizeof(r->cpu), "%s", text + 7);
+		visible_copy(r->cpu, sizeof(r->cpu), text + 7);
 	} else if (!strncmp(text, "# platform: ", 12)) {
-		snprintf(r->platform, sizeof(r->platform), "%s", text + 12);
+		visible_copy(r->platform, sizeof(r->platform), text + 12);
 	} else if (!strncmp(text, "# timing: ", 10)) {
 		/* "# timing: <kind> (<why>)": instructions, host or real. */
 		if (sscanf(text + 10, "%15[a-z]", r->timing) != 1)
 			r->timing[0] = 0;
 	} else if (!strncmp(text, "# run: ", 7)) {
 		const char *reps = strstr(text, "reps=");
-		snprintf(r->args, sizeof(r->args), "%s", text + 7);
+		visible_copy(r->args, sizeof(r->args), text + 7);
 		if (reps)
 			r->reps = atoi(reps + 5);
 	}
@@ -85,22 +88,13 @@ static void take_line(struct run *r, const char *text, unsigned long lineno)
 		snprintf(r->status, sizeof(r->status), "%s", l.status);
 		return;
 	default:
+		if (!strncmp(text, "# measurement ", 14) || !strncmp(text, "# sample ", 9))
+			fprintf(stderr, "mmureport: %s: line %lu: not a measurement the format allows "
+				"(names of letters, digits, '_' and '-', a plain number, a unit): left out\n",
+				r->file, lineno);
 		take_banner(r, text);
 		return;
 	}
-}
-
-/* Does `line` begin with the prefix's shape (digits for digits)? */
-static int same_shape(const char *line, const char *prefix, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (!line[i])
-			return 0;
-		if (isdigit((unsigned char)prefix[i]) ? !isdigit((unsigned char)line[i])
-						       : line[i] != prefix[i])
-			return 0;
-	}
-	return 1;
 }
 
 /* A time, a rate, or a spread of times: under host time (QEMU TCG without
@@ -133,6 +127,7 @@ static void drop_host_times(struct run *r)
 			r->m[k++] = r->m[i];
 	}
 	r->nm = k;
+	run_reindex(r);
 }
 
 static void finish_run(struct linecheck *lc, struct run *r, struct report *rep)
@@ -219,7 +214,7 @@ static void checked_line(struct reader *rd, char *text)
 	struct linecheck *lc = &rd->lc;
 	struct run *r = rd->r;
 
-	if (rd->plen && same_shape(text, rd->prefix, rd->plen))
+	if (rd->plen && lc_same_shape(text, rd->prefix, rd->plen))
 		text += rd->plen;
 	lc->lineno = rd->no - 1;
 	enum lc_verdict v = linecheck_line(lc, text);

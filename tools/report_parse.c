@@ -42,7 +42,7 @@ struct run *new_run(struct report *rep, const char *file, const char *date)
 	}
 	r = &rep->runs[rep->nruns++];
 	memset(r, 0, sizeof(*r));
-	snprintf(r->file, sizeof(r->file), "%s", file);
+	visible_copy(r->file, sizeof(r->file), file);
 	snprintf(r->date, sizeof(r->date), "%s", date);
 	r->index = rep->nruns;
 	r->reps = 1;
@@ -54,39 +54,140 @@ void add_mode(struct run *r, const char *mode)
 	for (int i = 0; i < r->nmodes; i++)
 		if (!strcmp(r->modes[i], mode))
 			return;
-	if (r->nmodes < (int)(sizeof(r->modes) / sizeof(r->modes[0])))
-		snprintf(r->modes[r->nmodes++], sizeof(r->modes[0]), "%s", mode);
+	r->modes = grow(r->modes, &r->modecap, r->nmodes + 1, sizeof(*r->modes));
+	snprintf(r->modes[r->nmodes++], sizeof(*r->modes), "%s", mode);
 }
 
-const struct meas *run_find(const struct run *r, const char *probe, const char *mode,
-			    const char *metric)
+/* FNV-1a of a measurement's name, for meas_slot's index. */
+static unsigned name_hash(const char *probe, const char *mode, const char *metric)
 {
-	for (int i = 0; i < r->nm; i++)
-		if (!isnan(r->m[i].value) && !strcmp(r->m[i].metric, metric) &&
-		    !strcmp(r->m[i].mode, mode) && !strcmp(r->m[i].probe, probe))
-			return &r->m[i];
-	return 0;
+	const char *part[3] = { probe, mode, metric };
+	unsigned h = 2166136261u;
+
+	for (int k = 0; k < 3; k++) {
+		for (const char *p = part[k]; *p; p++)
+			h = (h ^ (unsigned char)*p) * 16777619u;
+		h = (h ^ '.') * 16777619u;
+	}
+	return h;
 }
 
-/* The entry a measurement or sample line fills: see report_read.h. */
+static int same_name(const struct meas *m, const char *probe, const char *mode, const char *metric)
+{
+	return !strcmp(m->metric, metric) && !strcmp(m->mode, mode) && !strcmp(m->probe, probe);
+}
+
+/* The index's cell for a name: the run's latest entry of that name, or an
+ * empty cell (-1).  Open addressing, at most half full: parsing stays
+ * linear however many measurements a run has. */
+static int *index_cell(struct run *r, const char *probe, const char *mode, const char *metric)
+{
+	unsigned i = name_hash(probe, mode, metric) & (r->hashcap - 1);
+
+	while (r->hash[i] >= 0 && !same_name(&r->m[r->hash[i]], probe, mode, metric))
+		i = (i + 1) & (r->hashcap - 1);
+	return &r->hash[i];
+}
+
+/* The index of m[0..nm) in cap cells: each name's cell its latest entry,
+ * each entry linked to the one of its name before it. */
+static void index_build(struct run *r, int cap)
+{
+	free(r->hash);
+	r->hash = malloc(cap * sizeof(*r->hash));
+	if (!r->hash) {
+		fprintf(stderr, "mmureport: out of memory\n");
+		exit(3);
+	}
+	memset(r->hash, 0xff, cap * sizeof(*r->hash));
+	r->hashcap = cap;
+	for (int k = 0; k < r->nm; k++) {
+		int *cell = index_cell(r, r->m[k].probe, r->m[k].mode, r->m[k].metric);
+		r->m[k].prev = *cell;
+		*cell = k;
+	}
+}
+
+void run_reindex(struct run *r)
+{
+	if (r->hashcap)
+		index_build(r, r->hashcap);
+}
+
+/* The entry a measurement or sample line fills: see report_read.h.  An
+ * open entry (samples before their median) is always the name's latest. */
 struct meas *meas_slot(struct run *r, const char *probe, const char *mode,
 			      const char *metric, const char *unit)
 {
-	for (int i = r->nm - 1; i >= 0; i--) {
-		struct meas *m = &r->m[i];
-		if (isnan(m->value) && !strcmp(m->metric, metric) && !strcmp(m->mode, mode) &&
-		    !strcmp(m->probe, probe))
-			return m;
-	}
+	if (2 * (r->nm + 1) > r->hashcap)
+		index_build(r, r->hashcap ? 2 * r->hashcap : 256);
+	int *cell = index_cell(r, probe, mode, metric);
+	if (*cell >= 0 && isnan(r->m[*cell].value))
+		return &r->m[*cell];
 	r->m = grow(r->m, &r->cap, r->nm + 1, sizeof(*r->m));
-	struct meas *m = &r->m[r->nm++];
+	struct meas *m = &r->m[r->nm];
 	memset(m, 0, sizeof(*m));
 	snprintf(m->probe, sizeof(m->probe), "%s", probe);
 	snprintf(m->mode, sizeof(m->mode), "%s", mode);
 	snprintf(m->metric, sizeof(m->metric), "%s", metric);
 	snprintf(m->unit, sizeof(m->unit), "%s", unit);
 	m->value = NAN;
+	m->prev = *cell;
+	*cell = r->nm++;
 	return m;
+}
+
+/* The first entry of the name with a value, through the index. */
+const struct meas *run_find(const struct run *r, const char *probe, const char *mode,
+			    const char *metric)
+{
+	const struct meas *found = 0;
+
+	if (!r->hashcap)
+		return 0;
+	for (int k = *index_cell((struct run *)r, probe, mode, metric); k >= 0; k = r->m[k].prev)
+		if (!isnan(r->m[k].value))
+			found = &r->m[k];
+	return found;
+}
+
+/* See report_read.h. */
+void visible_copy(char *dst, size_t size, const char *src)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)src;
+	size_t n = 0;
+
+	while (*p) {
+		char out[5];
+		size_t k = 0, len = 1;
+		if (*p < 0x20 || *p == 0x7f) {
+			out[k++] = '\\', out[k++] = 'x', out[k++] = hex[*p >> 4], out[k++] = hex[*p & 15];
+		} else if (*p < 0x80) {
+			out[k++] = *p;
+		} else {
+			len = *p >= 0xc2 && *p <= 0xdf ? 2 : *p >= 0xe0 && *p <= 0xef ? 3 :
+			      *p >= 0xf0 && *p <= 0xf4 ? 4 : 0;
+			for (size_t j = 1; j < len; j++)
+				if ((p[j] & 0xc0) != 0x80)
+					len = 0;
+			if (len == 3 && ((*p == 0xe0 && p[1] < 0xa0) || (*p == 0xed && p[1] > 0x9f)))
+				len = 0;	/* overlong, or a surrogate */
+			if (len == 4 && ((*p == 0xf0 && p[1] < 0x90) || (*p == 0xf4 && p[1] > 0x8f)))
+				len = 0;
+			if (len)
+				memcpy(out, p, len), k = len;
+			else	/* U+FFFD for one bad byte */
+				out[k++] = (char)0xef, out[k++] = (char)0xbf, out[k++] = (char)0xbd, len = 1;
+		}
+		if (n + k + 1 > size)
+			break;
+		memcpy(dst + n, out, k);
+		n += k;
+		p += len;
+	}
+	if (size)
+		dst[n] = 0;
 }
 
 /* See report_read.h. */
@@ -130,6 +231,8 @@ static void free_run(struct run *r)
 		free(r->m[k].samples);
 	free(r->m);
 	free(r->res);
+	free(r->modes);
+	free(r->hash);
 }
 
 int report_read_buffer(struct report *rep, const char *name, const char *buf, size_t len,

@@ -20,6 +20,11 @@ void add_mode(struct run *r, const char *mode);
  * name (samples come before their median), else a new one. */
 struct meas *meas_slot(struct run *r, const char *probe, const char *mode, const char *metric,
 		       const char *unit);
+/* Rebuild a run's index after its entries moved (report_parse.c). */
+void run_reindex(struct run *r);
+/* src as text to show: control characters as "\xNN", a byte that is
+ * not UTF-8 as U+FFFD; cut at a whole character to fit size. */
+void visible_copy(char *dst, size_t size, const char *src);
 /* The next line of buf from *pos (LINE_MAX_LEN bytes), NULs made visible,
  * CR and LF off; 0 at the end. */
 int next_line(const char *buf, size_t len, size_t *pos, char *line);

@@ -30,8 +30,10 @@ static int table_rows(const struct report *rep, struct row *rows, int max)
 			continue;
 		const struct run *first = &rep->runs[i];
 		/* The modes of the configuration, in order of appearance. */
-		const char *modes[64];
+		const char **modes = calloc(max + 1, sizeof(*modes));
 		int nmodes = 0;
+		if (!modes)
+			exit(3);
 		for (int j = i; j < rep->nruns; j++) {
 			if (!same_config(first, &rep->runs[j]))
 				continue;
@@ -39,7 +41,7 @@ static int table_rows(const struct report *rep, struct row *rows, int max)
 				int seen = 0;
 				for (int q = 0; q < nmodes; q++)
 					seen |= !strcmp(modes[q], rep->runs[j].modes[k]);
-				if (!seen && nmodes < 64)
+				if (!seen && nmodes < max)
 					modes[nmodes++] = rep->runs[j].modes[k];
 			}
 		}
@@ -56,6 +58,7 @@ static int table_rows(const struct report *rep, struct row *rows, int max)
 						n++;
 					}
 			}
+		free(modes);
 	}
 	free(done);
 	return n;
@@ -92,6 +95,22 @@ static int row_has_any(const struct row *row, const struct table *t)
 	return 0;
 }
 
+/* "Figures from:" each platform once, in order. */
+static void figures_from(const struct report *rep, char *line, size_t size)
+{
+	size_t n = 0;
+
+	line[0] = 0;
+	for (int i = 0, listed = 0; i < rep->nruns && n < size; i++) {
+		const struct run *r = &rep->runs[i];
+		int seen = 0;
+		for (int j = 0; j < i; j++)
+			seen |= !strcmp(rep->runs[j].platform, r->platform);
+		if (!seen)
+			n += snprintf(line + n, size - n, "%s%s", listed++ ? "; " : "", r->platform);
+	}
+}
+
 /* The title, where the figures come from (one platform, or each run's)
  * and the three header lines. */
 static void print_head(FILE *f, const struct report *rep, const struct table *t, int runcol)
@@ -102,20 +121,8 @@ static void print_head(FILE *f, const struct report *rep, const struct table *t,
 	memset(dash, '-', n);
 	dash[n] = 0;
 	fprintf(f, "%s\n", dash);
-	n = snprintf(line, sizeof(line), "Figures from: ");
-	for (int i = 0, listed = 0; i < rep->nruns; i++) {
-		const struct run *r = &rep->runs[i];
-		int seen = 0;
-		for (int j = 0; j < i; j++)
-			seen |= !strcmp(rep->runs[j].platform, r->platform);
-		if (seen)
-			continue;
-		if (listed++)
-			n += snprintf(line + n, sizeof(line) - n, "; ");
-		if (n < (int)sizeof(line))
-			n += snprintf(line + n, sizeof(line) - n, "%s", r->platform);
-	}
-	fprintf(f, "%s\n", line);
+	figures_from(rep, line, sizeof(line) - 14);
+	fprintf(f, "Figures from: %s\n", line);
 
 	for (int h = 0; h < 3; h++) {
 		n = sprintf(line, "%-9s %-9s", h == 0 ? "Host" : h == 2 ? "---------" : "",
@@ -133,6 +140,19 @@ static void print_head(FILE *f, const struct report *rep, const struct table *t,
 	}
 }
 
+/* A row's cell for column c: a kind's word, the figure as printed, or "". */
+static void row_cell(char *cell, size_t size, const struct column *c, const struct row *row)
+{
+	const struct meas *m = run_find(row->run, c->probe, row->mode, c->metric);
+	const char *word = m && !m->decimals ? table_word(c, llround(m->value)) : 0;
+
+	cell[0] = 0;
+	if (word)
+		snprintf(cell, size, "%s", word);
+	else if (m)
+		cell_text(cell, size, m, c->in_us);
+}
+
 static void print_row(FILE *f, const struct table *t, const struct row *row, int runcol)
 {
 	const struct run *r = row->run;
@@ -142,13 +162,8 @@ static void print_row(FILE *f, const struct table *t, const struct row *row, int
 	if (runcol)
 		n += sprintf(line + n, " %-3d", r->index);
 	for (const struct column *c = t->cols; c->probe; c++) {
-		char cell[32] = "";
-		const struct meas *m = run_find(r, c->probe, row->mode, c->metric);
-		const char *word = m && !m->decimals ? table_word(c, llround(m->value)) : 0;
-		if (word)			/* a kind */
-			snprintf(cell, sizeof(cell), "%s", word);
-		else if (m)
-			cell_text(cell, sizeof(cell), m, c->in_us);
+		char cell[32];
+		row_cell(cell, sizeof(cell), c, row);
 		pad(line, &n, c->width, cell);
 	}
 	fprintf(f, "%s\n", line);
@@ -188,27 +203,126 @@ int host_timed(const struct run *r)
 	return !strcmp(r->timing, "host");
 }
 
-void print_tables(FILE *f, const struct report *rep)
+/* Every run in every mode: the most rows a table can have. */
+int report_rows_max(const struct report *rep)
 {
-	struct row rows[512];
-	int n = table_rows(rep, rows, 512), marked = 0;
+	int n = 0;
+
+	for (int i = 0; i < rep->nruns; i++)
+		n += rep->runs[i].nmodes;
+	return n;
+}
+
+static struct row *all_rows(const struct report *rep, int *n)
+{
+	int max = report_rows_max(rep);
+	struct row *rows = calloc(max + 1, sizeof(*rows));
+
+	if (!rows)
+		exit(3);
+	*n = table_rows(rep, rows, max);
+	return rows;
+}
+
+int runs_listed(const struct report *rep)
+{
+	int marked = 0;
 
 	/* Listed when there are several, or one the tables alone would misrepresent. */
 	for (int i = 0; i < rep->nruns; i++)
 		marked |= rep->runs[i].partial || host_timed(&rep->runs[i]);
-	if (rep->nruns > 1 || marked) {
-		fprintf(f, "Runs\n----\n");
-		for (int i = 0; i < rep->nruns; i++) {
-			const struct run *r = &rep->runs[i];
-			char cut[160];
-			partial_text(cut, sizeof(cut), r);
-			fprintf(f, "%3d  %-9s %s%s%s (%s, reps=%d)%s%s%s%s\n", r->index, r->board, r->file,
-				r->cpu[0] ? ": " : "", r->cpu, r->platform, r->reps,
-				r->losses ? "  [lines lost or garbled]" : "", cut[0] ? "  " : "", cut,
-				host_timed(r) ? "  " HOST_TIME_TEXT : "");
-		}
+	return rep->nruns > 1 || marked;
+}
+
+/* The Runs block: a line a run, with what the tables alone would hide. */
+static void print_runs(FILE *f, const struct report *rep)
+{
+	fprintf(f, "Runs\n----\n");
+	for (int i = 0; i < rep->nruns; i++) {
+		const struct run *r = &rep->runs[i];
+		char cut[160];
+		partial_text(cut, sizeof(cut), r);
+		fprintf(f, "%3d  %-9s %s%s%s (%s, reps=%d)%s%s%s%s\n", r->index, r->board, r->file,
+			r->cpu[0] ? ": " : "", r->cpu, r->platform, r->reps,
+			r->losses ? "  [lines lost or garbled]" : "", cut[0] ? "  " : "", cut,
+			host_timed(r) ? "  " HOST_TIME_TEXT : "");
+	}
+}
+
+void print_tables(FILE *f, const struct report *rep)
+{
+	int n;
+	struct row *rows = all_rows(rep, &n);
+
+	if (runs_listed(rep)) {
+		print_runs(f, rep);
 		fprintf(f, "\n");
 	}
 	for (const struct table *t = report_table_defs; t->title; t++)
 		print_table(f, rep, t, rows, n);
+	free(rows);
+}
+
+/* The same tables as data, for the model (mmureport --model). */
+void write_tables_json(FILE *f, const struct report *rep)
+{
+	int n, first = 1, runcol = rep->nruns > 1;
+	struct row *rows = all_rows(rep, &n);
+	char from[4096], cell[32];
+
+	figures_from(rep, from, sizeof(from));
+	if (runs_listed(rep)) {		/* the block as print_tables gives it */
+		char *text = 0;
+		size_t len = 0;
+		FILE *t = open_memstream(&text, &len);
+		if (!t)
+			exit(3);
+		print_runs(t, rep);
+		fclose(t);
+		fprintf(f, "\"runs_block\": ");
+		json_str(f, text);
+		fprintf(f, ",\n");
+		free(text);
+	}
+	fprintf(f, "\"tables\": [");
+	for (const struct table *t = report_table_defs; t->title; t++) {
+		int any = 0, firstrow = 1;
+		for (int i = 0; i < n; i++)
+			any |= row_has_any(&rows[i], t);
+		if (!any)
+			continue;
+		fprintf(f, "%s\n {\"title\": ", first ? "" : ",");
+		first = 0;
+		json_str(f, t->title);
+		fprintf(f, ", \"figures_from\": ");
+		json_str(f, from);
+		fprintf(f, ", \"run_column\": %s, \"columns\": [", runcol ? "true" : "false");
+		for (const struct column *c = t->cols; c->probe; c++) {
+			fprintf(f, "%s{\"head1\": ", c == t->cols ? "" : ", ");
+			json_str(f, c->head1);
+			fprintf(f, ", \"head2\": ");
+			json_str(f, c->head2);
+			fprintf(f, ", \"width\": %d}", c->width);
+		}
+		fprintf(f, "],\n  \"rows\": [");
+		for (int i = 0; i < n; i++) {
+			if (rows[i].run->lmbench && !row_has_any(&rows[i], t))
+				continue;
+			fprintf(f, "%s\n   {\"run\": %d, \"board\": ", firstrow ? "" : ",", rows[i].run->index);
+			firstrow = 0;
+			json_str(f, rows[i].run->board);
+			fprintf(f, ", \"mode\": ");
+			json_str(f, rows[i].mode);
+			fprintf(f, ", \"cells\": [");
+			for (const struct column *c = t->cols; c->probe; c++) {
+				row_cell(cell, sizeof(cell), c, &rows[i]);
+				fprintf(f, "%s", c == t->cols ? "" : ", ");
+				json_str(f, cell);
+			}
+			fprintf(f, "]}");
+		}
+		fprintf(f, "]}");
+	}
+	fprintf(f, "]");
+	free(rows);
 }

@@ -1,6 +1,7 @@
 /*
  * libFuzzer target: mmureport's log parser (tools/report_parse.c and its readers, with the
- * shared line check) and what it feeds: the tables, CSV and JSON; and the
+ * shared line check) and what it feeds: the tables, the model's JSON (every
+ * string in it visible text: no control character, valid UTF-8); and the
  * LMbench 2.0 summary reader (tools/report_lmbench2.c) with --lmbench's
  * table and ratios.
  * Built by `make fuzz` with clang -fsanitize=fuzzer,address,undefined.
@@ -14,6 +15,40 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* visible_copy's promise: no control character, and UTF-8 a decoder takes. */
+static void check_text(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		int n = *p < 0x80 ? 1 : *p >= 0xc2 && *p <= 0xdf ? 2 : *p >= 0xe0 && *p <= 0xef ? 3 :
+			*p >= 0xf0 && *p <= 0xf4 ? 4 : 0;
+		if (!n || *p < 0x20 || *p == 0x7f)
+			abort();
+		for (int j = 1; j < n; j++)
+			if ((p[j] & 0xc0) != 0x80)
+				abort();
+		p += n;
+	}
+}
+
+static void check_run(const struct run *r)
+{
+	const char *text[] = { r->file, r->label, r->board, r->arch, r->version, r->cpu,
+			       r->platform, r->args, r->status, r->timing };
+
+	for (unsigned i = 0; i < sizeof(text) / sizeof(text[0]); i++)
+		check_text(text[i]);
+	for (int k = 0; k < r->nmodes; k++)
+		check_text(r->modes[k]);
+	for (int k = 0; k < r->nm; k++) {
+		check_text(r->m[k].probe), check_text(r->m[k].mode);
+		check_text(r->m[k].metric), check_text(r->m[k].unit);
+	}
+	for (int k = 0; k < r->nres; k++)
+		check_text(r->res[k].name);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *null;
@@ -25,12 +60,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (report_read_buffer(&rep, "fuzz", (const char *)data, size, "2026-01-01") != -1) {
 		report_label(&rep);
+		for (int i = 0; i < rep.nruns; i++)
+			check_run(&rep.runs[i]);
 		print_tables(null, &rep);
-		write_csv(null, &rep);
+		write_tables_json(null, &rep);
 		write_json_runs(null, &rep);
+		const struct run *last = rep.nruns ? &rep.runs[rep.nruns - 1] : 0;
 		if (rep.nruns && rep.runs[0].nmodes)
 			print_compare(null, null, &rep, rep.runs[0].modes[0],
-				      rep.runs[rep.nruns - 1].modes[0]);
+				      last->nmodes ? last->modes[0] : rep.runs[0].modes[0]);
 	}
 	report_free(&rep);
 
