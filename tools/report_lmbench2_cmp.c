@@ -159,16 +159,18 @@ static char *slurp(const char *path, size_t *len)
 
 static int read_all(const char **files, int nfiles, struct lmb_table *t, struct report *rep)
 {
-	static char *buf[256];
-	size_t len[256];
+	char **buf = calloc(nfiles + 1, sizeof(*buf));
+	size_t *len = calloc(nfiles + 1, sizeof(*len));
 	int errors = 0, summaries = 0, nth = 0;
 	char date[16], label[64];
 	time_t now = time(0);
 
 	strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
-	for (int i = 0; i < nfiles && i < 256; i++)
+	if (!buf || !len)
+		exit(3);
+	for (int i = 0; i < nfiles; i++)
 		summaries += (buf[i] = slurp(files[i], &len[i])) && lmb_is_summary(buf[i], len[i]);
-	for (int i = 0; i < nfiles && i < 256; i++) {
+	for (int i = 0; i < nfiles; i++) {
 		int first = rep->nruns;
 		if (!buf[i])
 			errors++;
@@ -181,6 +183,8 @@ static int read_all(const char **files, int nfiles, struct lmb_table *t, struct 
 			rep->runs[k].index = k + 1;
 		free(buf[i]);
 	}
+	free(buf);
+	free(len);
 	report_label(rep);
 	return errors;
 }
