@@ -8,6 +8,7 @@ import csv
 import json
 import os
 import re
+import stat
 import subprocess
 import xml.etree.ElementTree as ET
 import zlib
@@ -214,3 +215,24 @@ def test_a_full_disk_is_an_error_and_leaves_no_file(tmp_path, opt):
         (opt, p.returncode, p.stderr)
     assert [f for f in os.listdir(tmp_path) if not f.startswith(".mmureport-html.")] == [], \
         os.listdir(tmp_path)
+
+
+@pytest.mark.parametrize("cmd", [["--json"], ["--csv"], ["--html"], ["core", "--model"]])
+def test_a_special_file_is_written_not_replaced(tmp_path, cmd):
+    """A FIFO (as /dev/null) given as an output is written through, never
+    renamed over: tools/bench's --model /dev/null once replaced /dev/null
+    with a regular file, and every later reader of /dev/null got the
+    model (U-Boot under QEMU typed mkimage's listing)."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got_path = tmp_path.parent / (tmp_path.name + "-read")
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=open(got_path, "wb"))
+    prog = [os.path.join(TOP, "build", "tools", "mmureport-core"), "--no-tables"] \
+        if cmd[0] == "core" else [REPORT, "--no-tables"]
+    p = subprocess.run(prog + [cmd[-1], str(fifo), os.path.join(DATA, "pc-quick.log")],
+                       capture_output=True, text=True, timeout=120)
+    reader.wait(timeout=60)
+    got = got_path.read_bytes()
+    assert p.returncode == 0, p.stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and len(got) > 1000, (os.lstat(fifo), len(got))
+    assert sorted(os.listdir(tmp_path)) == ["fifo"], os.listdir(tmp_path)

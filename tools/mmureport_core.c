@@ -23,6 +23,7 @@
  * temporary name and renamed.
  */
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -48,8 +49,18 @@ FILE *out_open(const char *path, char *tmp, size_t size)
 {
 	int fd;
 
+	struct stat st;
+
 	if (!strcmp(path, "-"))		/* standard output: nothing to rename */
 		return stdout;
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		/* /dev/null, a FIFO: written as it is (renaming over it replaced it) */
+		FILE *f = fopen(path, "w");
+		if (!f)
+			fprintf(stderr, "mmureport: %s: %s\n", path, strerror(errno));
+		tmp[0] = 0;
+		return f;
+	}
 	snprintf(tmp, size, "%s.tmp.XXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
@@ -63,6 +74,14 @@ int out_close(FILE *f, const char *tmp, const char *path, int ok)
 {
 	if (f == stdout)
 		return fflush(f) || !ok ? -1 : 0;
+	if (!tmp[0]) {			/* not a regular file: no rename */
+		if (fclose(f) || !ok) {
+			if (ok)
+				fprintf(stderr, "mmureport: %s: write error\n", path);
+			return -1;
+		}
+		return 0;
+	}
 	if (fclose(f) || !ok) {
 		unlink(tmp);
 		if (ok)

@@ -1,5 +1,6 @@
 """Files written whole or not at all: to a temporary name in the same
-directory, renamed into place once complete; "-" is standard output."""
+directory, renamed into place once complete; "-" is standard output, and
+what is not a regular file (/dev/null, a FIFO) is written as it is."""
 import os
 import sys
 import tempfile
@@ -19,6 +20,13 @@ def write_text(path, write):
             return 0
         except OSError as e:
             return fail("standard output", e)
+    if os.path.exists(path) and not os.path.isfile(path):
+        try:                            # /dev/null, a FIFO: renaming over it would replace it
+            with open(path, "w", encoding="utf-8", newline="") as f:
+                write(f)
+            return 0
+        except OSError as e:
+            return fail(path, e)
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".tmp.",
