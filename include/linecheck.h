@@ -42,7 +42,7 @@ struct linecheck {
 	char held[512];
 	/* What came before "KTAP version 1" on its line (a capture tool's or
 	 * LAVA's timestamp, a loader's stray bytes): taken off every later line
-	 * of the same shape (lc_same_shape), as mmureport's reader does. */
+	 * of the same shape (digits for digits): logcheck, console and mmureport alike. */
 	char prefix[64];
 	size_t plen;
 };
@@ -58,8 +58,6 @@ enum lc_verdict {
 };
 
 void linecheck_init(struct linecheck *lc, const char *prog);
-/* Does line begin with the prefix's shape (digits for digits, the rest as is)? */
-int lc_same_shape(const char *line, const char *prefix, size_t n);
 /* Check one line (modified in place: the suffix is cut off when LC_OK; the
  * protected text it completed, maybe a held KTAP line, is lc->text).
  * Line numbers in messages count the calls, or set lc->lineno to the

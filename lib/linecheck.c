@@ -156,7 +156,8 @@ static int take_seal(struct linecheck *lc, const char *line, enum lc_verdict *v)
 	return 1;
 }
 
-int lc_same_shape(const char *line, const char *prefix, size_t n)
+/* Does line begin with the prefix's shape (digits for digits, the rest as is)? */
+static int same_shape(const char *line, const char *prefix, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (!line[i])
@@ -187,7 +188,7 @@ enum lc_verdict linecheck_line(struct linecheck *lc, char *line)
 		}
 		return LC_CHATTER;
 	}
-	if (lc->plen && lc_same_shape(line, lc->prefix, lc->plen))
+	if (lc->plen && same_shape(line, lc->prefix, lc->plen))
 		line += lc->plen;
 	size_t n = strlen(line);
 	if (lc->holding && take_seal(lc, line, &v))

@@ -145,8 +145,6 @@ struct reader {
 	struct linecheck lc;
 	char prog[300];
 	struct run *r;
-	char prefix[64];	/* what came before "KTAP version 1" on its line */
-	size_t plen;
 	unsigned long no;	/* the line number in the input */
 	int ktap, open, intact, partial;
 	int garbled;		/* garbled lines since the last intact one */
@@ -185,7 +183,7 @@ static char *ktap_header(char *text)
 }
 
 /* A new report from its header k (in text); -1: fatal. */
-static int begin_run(struct reader *rd, const char *text, char *k)
+static int begin_run(struct reader *rd, char *text, char *k)
 {
 	if (strcmp(k + 13, "1")) {
 		fprintf(stderr, "mmureport: %s: line %lu: unknown format version '%.40s' "
@@ -199,11 +197,10 @@ static int begin_run(struct reader *rd, const char *text, char *k)
 	rd->r->index = (int)rd->no;	/* for the message above; renumbered later */
 	linecheck_init(&rd->lc, rd->prog);
 	rd->lc.max_complaints = 20;
-	rd->plen = k - text < (long)sizeof(rd->prefix) ? (size_t)(k - text) : 0;
-	memcpy(rd->prefix, text, rd->plen);
-	rd->prefix[rd->plen] = 0;
 	rd->lc.lineno = rd->no - 1;
-	linecheck_line(&rd->lc, k);
+	/* the whole line: linecheck keeps what is before the header (a
+	 * timestamp) and takes it off every later line of its shape */
+	linecheck_line(&rd->lc, k - text < (long)sizeof(rd->lc.prefix) ? text : k);
 	rd->open = 1, rd->ktap = 1;
 	return 0;
 }
@@ -214,8 +211,6 @@ static void checked_line(struct reader *rd, char *text)
 	struct linecheck *lc = &rd->lc;
 	struct run *r = rd->r;
 
-	if (rd->plen && lc_same_shape(text, rd->prefix, rd->plen))
-		text += rd->plen;
 	lc->lineno = rd->no - 1;
 	enum lc_verdict v = linecheck_line(lc, text);
 	if (v == LC_OK) {
