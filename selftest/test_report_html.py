@@ -500,9 +500,14 @@ def test_plot_one_unit_style(drawn):
     assert bars and all(re.search(r" \d+(\.\d+)? (B|KiB|MiB)$", b) for b in bars), bars
     # Bandwidth (LMbench's MB, 2^20 bytes) in the same style: MiB/s.
     assert ax.get_ylabel().startswith("bandwidth (MiB/s"), ax.get_ylabel()
-    # Plain numbers everywhere: no TeX left for a reader (nor a format's %).
-    for name, (_, words) in drawn.items():
+    # Plain numbers everywhere: no TeX left for a reader (nor a format's %),
+    # and a log axis's ticks "0.6", never "6e-01" beside "1".
+    for name, (fig, words) in drawn.items():
         assert "$" not in words and "mathdefault" not in words and "%" not in words, name
+        for ax in fig.axes:
+            ticks = [t.get_text() for t in ax.get_yticklabels(minor=True) + ax.get_yticklabels()]
+            bad = [t for t in ticks if not re.fullmatch(r"[-\u2212]?[0-9.]*", t)]
+            assert not bad, (name, bad)
 
 
 def test_plot_says_emulated(drawn):

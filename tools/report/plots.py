@@ -206,8 +206,10 @@ class Plain(matplotlib.ticker.LogFormatter):
     """A log axis's ticks as plain numbers, "0.1" (matplotlib's own are
     mathtext, which is off here, or "1e-01")."""
 
-    def _pprint_val(self, x, d):
-        return "%g" % x
+    def _num_to_string(self, x, vmin, vmax):
+        if x == int(x):
+            return "%d" % x                         # 1000000, not 1e+06
+        return ("%.12f" % x).rstrip("0")            # 0.00001, not 1e-05
 
 
 def log_y(ax):
