@@ -8,24 +8,31 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mmureport.h"
+#include "report_read.h"
 #include "table_defs.h"
 
+/* Any string, as visible_copy shows it: the model is always valid UTF-8
+ * JSON, whatever reached it (a command line's bytes too). */
 void json_str(FILE *f, const char *s)
 {
+	size_t size = 4 * strlen(s) + 1;
+	char *v = malloc(size);
+
+	if (!v)
+		exit(3);
+	visible_copy(v, size, s);
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)	/* UTF-8 passes (visible_copy made it valid) */
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
+	for (const char *p = v; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', f);
+		fputc(*p, f);
 	}
 	fputc('"', f);
+	free(v);
 }
 
 /* A figure as the log printed it (its decimals): the model keeps it exact. */

@@ -113,11 +113,14 @@ def main(argv):
     with tempfile.TemporaryDirectory(prefix="mmureport.") as tmp:
         path = os.path.join(tmp, "model.json")
         status = subprocess.call([core_path(), *core, "--model", path])
+        if not os.path.exists(path):
+            return status or 3          # a usage error: the core said why
         try:
             with open(path, encoding="utf-8") as f:
                 model = json.load(f)
-        except (OSError, ValueError):
-            return status or 3          # a usage error, or the core failed
+        except (OSError, ValueError) as e:
+            sys.stderr.write(f"mmureport: mmureport-core's model is not readable: {e}\n")
+            return 3
     whole = bool(model["runs"]) and not model["strict_failed"]
     failed = False
     if whole:
