@@ -236,3 +236,21 @@ def test_a_special_file_is_written_not_replaced(tmp_path, cmd):
     assert p.returncode == 0, p.stderr
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and len(got) > 1000, (os.lstat(fifo), len(got))
     assert sorted(os.listdir(tmp_path)) == ["fifo"], os.listdir(tmp_path)
+
+
+def test_the_model_keeps_newlines_and_shows_the_rest(tmp_path):
+    """The Runs block and the parser's messages are lines: their newlines
+    stay newlines in the JSON (suite-summary prints the block), while a
+    control character inside a line is shown as \\xNN."""
+    log = tmp_path / "ctl.log"
+    log.write_bytes(crafted("esc \x1b here", "<x>").encode())   # left-out lines: messages
+    p = subprocess.run([os.path.join(TOP, "build", "tools", "mmureport-core"), "--no-tables",
+                        "--model", str(tmp_path / "m.json"), str(log),
+                        os.path.join(DATA, "pc-quick.log")], capture_output=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    model = json.load(open(tmp_path / "m.json", encoding="utf-8"))
+    block = model["runs_block"].splitlines()
+    assert block[:2] == ["Runs", "----"] and len(block) == 4, model["runs_block"]
+    assert "\\x1b" in model["runs_block"] and "\x1b" not in model["runs_block"]
+    assert "\n" in model["inputs"][0]["messages"].rstrip("\n")
+    assert "\\x0a" not in model["inputs"][0]["messages"] + model["runs_block"]

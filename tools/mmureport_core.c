@@ -247,35 +247,12 @@ static int gone_side(const struct report *rep, const char *const cmp[2],
 	return gone;
 }
 
-/* Messages as visible text, their newlines kept (the caller frees). */
-static char *visible_lines(const char *s)
-{
-	size_t len = s ? strlen(s) : 0, n = 0;
-	char *out = malloc(4 * len + 1), *line = malloc(len + 1);
-
-	if (!out || !line)
-		exit(3);
-	out[0] = 0;
-	while (s && *s) {
-		size_t k = strcspn(s, "\n");
-		memcpy(line, s, k);
-		line[k] = 0;
-		visible_copy(out + n, 4 * len + 1 - n, line);
-		n += strlen(out + n);
-		if (s[k] == '\n')
-			out[n++] = '\n', out[n] = 0;
-		s += k + (s[k] == '\n');
-	}
-	free(line);
-	return out;
-}
-
 /* The model (--model): what was read, the tables and comparisons as
  * data, and the status this run exits with.  0, or 3 on an I/O error. */
 static int write_model(const char *path, const struct report *rep, const struct input *in,
 		       int nin, const char *cmp_json, int status, int strict_failed)
 {
-	char tmp[4200], name[4096];
+	char tmp[4200];
 	FILE *f = out_open(path, tmp, sizeof(tmp));
 
 	if (!f)
@@ -284,14 +261,11 @@ static int write_model(const char *path, const struct report *rep, const struct 
 		status, strict_failed ? "true" : "false");
 	for (int i = 0; i < nin; i++) {
 		fprintf(f, "%s\n {\"file\": ", i ? "," : "");
-		visible_copy(name, sizeof(name), in[i].file);
-		json_str(f, name);
+		json_str(f, in[i].file);
 		fprintf(f, ", \"usable\": %s, \"partial\": %s, \"first_run\": %d, \"runs\": %d, "
 			"\"messages\": ", in[i].unusable ? "false" : "true", in[i].partial ? "true" : "false",
 			in[i].nruns ? in[i].first_run + 1 : 0, in[i].nruns);
-		char *text = visible_lines(in[i].messages);
-		json_str(f, text);
-		free(text);
+		json_str(f, in[i].messages ? in[i].messages : "");
 		fprintf(f, "}");
 	}
 	fprintf(f, "],\n");

@@ -15,23 +15,34 @@
 #include "report_read.h"
 #include "table_defs.h"
 
-/* Any string, as visible_copy shows it: the model is always valid UTF-8
- * JSON, whatever reached it (a command line's bytes too). */
+/* Any string, as visible_copy shows it, its newlines kept (messages, the
+ * Runs block): the model is always valid UTF-8 JSON, whatever reached it
+ * (a command line's bytes too). */
 void json_str(FILE *f, const char *s)
 {
 	size_t size = 4 * strlen(s) + 1;
-	char *v = malloc(size);
+	char *line = malloc(size), *v = malloc(size);
 
-	if (!v)
+	if (!line || !v)
 		exit(3);
-	visible_copy(v, size, s);
 	fputc('"', f);
-	for (const char *p = v; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fputc('\\', f);
-		fputc(*p, f);
+	for (;;) {
+		size_t n = strcspn(s, "\n");
+		memcpy(line, s, n);
+		line[n] = 0;
+		visible_copy(v, size, line);
+		for (const char *p = v; *p; p++) {
+			if (*p == '"' || *p == '\\')
+				fputc('\\', f);
+			fputc(*p, f);
+		}
+		if (!s[n])
+			break;
+		fputs("\\n", f);
+		s += n + 1;
 	}
 	fputc('"', f);
+	free(line);
 	free(v);
 }
 
