@@ -4,6 +4,7 @@ reader: `logcheck --json`, lib/linecheck.c and lib/result_parse.c)."""
 import json
 import os
 import subprocess
+import time
 from dataclasses import dataclass, field
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUN_QEMU = os.path.join(TOP, "tools", "run-qemu")
 LOGCHECK = os.path.join(TOP, "build", "tools", "logcheck")
+SANDBOX = os.path.join(TOP, "build", "sandbox", "mmubench")
 
 
 @dataclass
@@ -86,6 +88,56 @@ def run_qemu(board, *args, icount=True, tcg=False, mem=None, timeout=60, extra=(
     run = parse(p.stdout)
     run.rc, run.stderr = p.returncode, p.stderr
     return run
+
+
+def run_sandbox(*args, exe=SANDBOX, timeout=120):
+    """Run the sandbox program (or `exe`) with boot arguments `args`; a
+    parsed Run."""
+    p = subprocess.run([exe, *args], capture_output=True, text=True, timeout=timeout,
+                       errors="replace")
+    run = parse(p.stdout)
+    run.rc = p.returncode
+    return run
+
+
+def run_crash(board, kind, within, timeout=30):
+    """crash=`kind` on `board`, which must end within `within` seconds:
+    the dump and the exit, well before run-qemu's timeout."""
+    start = time.monotonic()
+    run = run_qemu(board, f"crash={kind}", timeout=timeout)
+    assert time.monotonic() - start < within, "QEMU did not end well before its timeout"
+    return run
+
+
+def the_exception(run):
+    """The one "# exception: " line of a register dump."""
+    exc = [l for l in run.lines if l.startswith("# exception: ")]
+    assert len(exc) == 1, "\n".join(run.lines)
+    return exc[0]
+
+
+def assert_crash_failed(run, kind):
+    """How a run ends after an exception nothing took: status fail, the
+    crash's result not ok, run-qemu's exit status 1."""
+    assert run.status() == "fail" and run.results.get(f"crash.{kind}") == "not ok", run.log
+    assert run.rc == 1, f"run-qemu exit {run.rc}\n{run.stderr}"
+
+
+def assert_icount_runs(runs, probes, modes, *uncounted):
+    """Two -icount runs of `probes` in `modes` (mode real among them): each
+    passed with every probe ok in every mode, every figure the same in both
+    (-icount makes counts and times exact), and in mode real no measurement
+    whose name holds one of `uncounted` ("tlb", "fault"): nothing counts
+    them there, so none is printed (not 0)."""
+    for run in runs:
+        assert run.status() == "pass" and run.rc == 0, run.log
+        for p in probes:
+            for m in modes:
+                assert run.results.get(f"{p}.{m}") == "ok", (p, m, run.log)
+    assert runs[0].measurements == runs[1].measurements
+    real = [n for n in runs[0].measurements for p in probes
+            if n.startswith(f"{p}.real.") and any(w in n for w in uncounted)]
+    assert not real, real
 
 
 def kvm_reason():

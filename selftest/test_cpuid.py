@@ -34,19 +34,18 @@ def tlb(m):
 # (entries, exact ways) expected; anything else printed is a failure.
 # The figures are the vendors' (Intel's optimization manual, AMD's
 # software optimization guides) where those agree with the registers.
+GOLDEN_COVE = {
+    # load-only L1: 64 4K, 32 2M/4M, 8 1G (the 16-entry store TLB is not
+    # a load's); STLB: 4K/2M/4M array 1024 + 4K/1G array 1024
+    "dtlb_entries": 64, "dtlb_ways": 4, "dtlb_large_entries": 32, "dtlb_large_ways": 4,
+    "dtlb_1g_entries": 8, "dtlb_1g_ways": 8,
+    "stlb_entries": 2048, "stlb_ways": 8, "stlb_large_entries": 1024, "stlb_large_ways": 8,
+    "stlb_1g_entries": 1024, "stlb_1g_ways": 8, "itlb_entries": 256}
 CPUS = {
-    "intel-golden-cove-i5-12400.txt": ("CPUID 0x18", {
-        # load-only L1: 64 4K, 32 2M/4M, 8 1G (the 16-entry store TLB is not
-        # a load's); STLB: 4K/2M/4M array 1024 + 4K/1G array 1024
-        "dtlb_entries": 64, "dtlb_ways": 4, "dtlb_large_entries": 32, "dtlb_large_ways": 4,
-        "dtlb_1g_entries": 8, "dtlb_1g_ways": 8,
-        "stlb_entries": 2048, "stlb_ways": 8, "stlb_large_entries": 1024, "stlb_large_ways": 8,
-        "stlb_1g_entries": 1024, "stlb_1g_ways": 8, "itlb_entries": 256}),
-    "intel-lion-cove-ultra-7-265k.txt": ("CPUID 0x18", {
-        "dtlb_entries": 128, "dtlb_ways": 8, "dtlb_large_entries": 32, "dtlb_large_ways": 4,
-        "dtlb_1g_entries": 8, "dtlb_1g_ways": 8,
-        "stlb_entries": 2048, "stlb_ways": 8, "stlb_large_entries": 1024, "stlb_large_ways": 8,
-        "stlb_1g_entries": 1024, "stlb_1g_ways": 8, "itlb_entries": 256}),
+    "intel-golden-cove-i5-12400.txt": ("CPUID 0x18", GOLDEN_COVE),
+    # Lion Cove: Golden Cove's but for a 4K load L1 of 128 entries, 8 ways
+    "intel-lion-cove-ultra-7-265k.txt": ("CPUID 0x18", {**GOLDEN_COVE, "dtlb_entries": 128,
+                                                        "dtlb_ways": 8}),
     "intel-skylake-i7-6700k.txt": ("CPUID 0x2 descriptors", {
         # 0x03, 0x63 (and its 1G array), 0xc3 (and its 1G array), 0xb5
         "dtlb_entries": 64, "dtlb_ways": 4, "dtlb_large_entries": 32, "dtlb_large_ways": 4,

@@ -193,6 +193,30 @@ def check_cases(records, log):
     return run
 
 
+def run_uboot_job(tmp_path, job, url, bootargs, boot, seen):
+    """lava-run on a U-Boot job (its device.yaml in tmp_path) with
+    `bootargs` and exit=halt: typed, autoboot stopped, DHCP, tftpboot and
+    then the commands `boot`; the strings `seen` on the console; the KTAP
+    intact and one passing case per result.  Returns the console, the
+    log's JSON lines and lava-run's log."""
+    job = job_file(tmp_path, job, url, bootargs + " exit=halt")
+    rc, lines, records, err = lava_run(tmp_path, job, tmp_path / "device.yaml", timeout=150)
+    assert rc == 0, err
+    log = lava_console(records)
+    typed = [r["msg"].strip() for r in records if r["lvl"] == "input"]
+    assert typed[:4] == ["setenv autoload no", "dhcp", "setenv serverip 10.0.2.2",
+                         f"setenv bootargs {bootargs} exit=halt"], typed
+    assert re.fullmatch(r"tftpboot 0x02000000 \S+/kernel/mmubench\.uimg", typed[4]), typed
+    assert typed[5:] == boot, typed
+    for s in seen:
+        assert s in log, s
+    p = subprocess.run([LOGCHECK], input=log[log.index("KTAP version 1"):],
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode == 0, p.stderr
+    assert check_cases(records, log).status() == "pass"
+    return log, lines, err
+
+
 def test_lava_run_uboot_job_against_qemu_x86_uboot(templates, tmp_path, qmp_dir):
     """The U-Boot job end to end: lava-run powers QEMU on (QMP), stops
     U-Boot's autoboot, types dhcp, tftpboot, iminfo, go; the monitors make
@@ -203,25 +227,11 @@ def test_lava_run_uboot_job_against_qemu_x86_uboot(templates, tmp_path, qmp_dir)
         pytest.skip(f"{UBOOT_ROM} missing (Debian package u-boot-qemu)")
     qemu_device(tmp_path, qmp_dir)
     url = "file://" + os.path.join(TOP, "build", "pc", "mmubench.uimg")
-    job = job_file(tmp_path, "qemu-x86-uboot.yaml", url, QUICK + " exit=halt")
-    rc, lines, records, err = lava_run(tmp_path, job, tmp_path / "device.yaml", timeout=150)
-    assert rc == 0, err
-    log = lava_console(records)
-    typed = [r["msg"].strip() for r in records if r["lvl"] == "input"]
-    assert typed[:4] == ["setenv autoload no", "dhcp", "setenv serverip 10.0.2.2",
-                         f"setenv bootargs {QUICK} exit=halt"], typed
-    assert re.fullmatch(r"tftpboot 0x02000000 \S+/kernel/mmubench\.uimg", typed[4]), typed
-    assert typed[5:] == ["iminfo 0x02000000", "cp.b 0x02000040 0x00100000 ${filesize}",
-                         "go 0x00100000 ${bootargs}"], typed
-    for seen in ("Hit any key to stop autoboot", "DHCP client bound to address",
-                 "Verifying Checksum ... OK", "## Starting application at 0x00100000",
-                 "entered by U-Boot go"):
-        assert seen in log, seen
-    p = subprocess.run([LOGCHECK], input=log[log.index("KTAP version 1"):],
-                       capture_output=True, text=True, timeout=30)
-    assert p.returncode == 0, p.stderr
-    run = check_cases(records, log)
-    assert run.status() == "pass"
+    log, lines, err = run_uboot_job(
+        tmp_path, "qemu-x86-uboot.yaml", url, QUICK,
+        ["iminfo 0x02000000", "cp.b 0x02000040 0x00100000 ${filesize}", "go 0x00100000 ${bootargs}"],
+        ("Hit any key to stop autoboot", "DHCP client bound to address", "Verifying Checksum ... OK",
+         "## Starting application at 0x00100000", "entered by U-Boot go"))
 
     # mmureport: lava-run's log as written, output.yaml as lava-server keeps
     # it ("- " before each record), and the console lines on their own.

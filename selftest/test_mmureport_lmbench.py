@@ -69,6 +69,20 @@ def measurements(log):
             re.finditer(r"^# measurement (\S+) (\S+) ", open(log).read(), re.M)}
 
 
+def sandbox_report(tmp_path, probes):
+    """The sandbox's quick run of `probes`, its log in tmp_path, and what
+    mmureport --lmbench prints of it: (log path, output)."""
+    subprocess.run(["make", "-s", "-C", TOP, "BOARD=sandbox"], check=True, timeout=300)
+    p = subprocess.run([SANDBOX, f"probes={probes}", "modes=4k", "quick"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout[-3000:]
+    log = tmp_path / "sandbox.log"
+    log.write_text(p.stdout)
+    rc, out, err = report(str(log))
+    assert rc == 0, err
+    return log, out
+
+
 def lines_of(path, title):
     """Line numbers (1-based) of a section's rows in a summary file."""
     text = open(path).read().splitlines()
@@ -279,14 +293,7 @@ def test_sandbox_figures_by_lmbench_methods_fill_its_columns(tmp_path):
     """lat_sig catch/prot, lat_pagefault and the lat_ctx ring (aspace's
     process switch) fill sig hndl, Prot Fault, Page Fault and ctxsw, in us;
     a figure the run did not give stays blank."""
-    subprocess.run(["make", "-s", "-C", TOP, "BOARD=sandbox"], check=True, timeout=300)
-    p = subprocess.run([SANDBOX, "probes=cpu,demand,aspace", "modes=4k", "quick"],
-                       capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0, p.stdout[-3000:]
-    log = tmp_path / "sandbox.log"
-    log.write_text(p.stdout)
-    rc, out, err = report(str(log))
-    assert rc == 0, err
+    log, out = sandbox_report(tmp_path, "cpu,demand,aspace")
     t, m = tables(out), measurements(str(log))
     assert m["aspace.4k.switch_kind"] == 3
 
@@ -440,14 +447,7 @@ def test_sandbox_process_figures_by_lmbench_methods(tmp_path):
     """getppid, fork+_exit+wait, fork+execve+wait (of hello, and of sh -c
     hello) fill null call, fork proc, exec proc and sh proc, in us; the
     file's mmap (every page written) is not Mmap Latency."""
-    subprocess.run(["make", "-s", "-C", TOP, "BOARD=sandbox"], check=True, timeout=300)
-    p = subprocess.run([SANDBOX, "probes=trap,fork,exec,mmap", "modes=4k", "quick"],
-                       capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0, p.stdout[-3000:]
-    log = tmp_path / "sandbox.log"
-    log.write_text(p.stdout)
-    rc, out, err = report(str(log))
-    assert rc == 0, err
+    log, out = sandbox_report(tmp_path, "trap,fork,exec,mmap")
     t, m = tables(out), measurements(str(log))
     (_, _, proc), = t["Processor, Processes"]
     assert proc == ["", num(m["trap.4k.null_call_ns"] / 1000, 4)] + [""] * 6 + [

@@ -11,9 +11,8 @@ import subprocess
 
 import pytest
 
-from conftest import TOP, parse, run_qemu
+from conftest import TOP, run_qemu, run_sandbox
 
-SANDBOX = os.path.join(TOP, "build", "sandbox", "mmubench")
 REPORT = os.path.join(TOP, "build", "tools", "mmureport")
 RING = re.compile(r"# aspace\.(\w+): (\d+)p/(\d+)K: (\d+) rounds, (\d+) hops, (\d+) context "
                   r"switches, children reaped (\d+);")
@@ -26,17 +25,9 @@ def built():
     subprocess.run(["make", "-s", "-C", TOP, "tools"], check=True, timeout=300)
 
 
-def sandbox(*args, timeout=120):
-    p = subprocess.run([SANDBOX, *args], capture_output=True, text=True, timeout=timeout,
-                       errors="replace")
-    run = parse(p.stdout)
-    run.rc = p.returncode
-    return run
-
-
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory):
-    run = sandbox("probes=aspace,demand", "modes=4k", "quick")
+    run = run_sandbox("probes=aspace,demand", "modes=4k", "quick")
     assert run.rc == 0 and run.status() == "pass", run.log
     path = tmp_path_factory.mktemp("os") / "sandbox.log"
     path.write_text(run.log)
@@ -89,7 +80,7 @@ def test_watchdog_leaves_no_child(quick):
     ring (the ring is most of aspace's time)."""
     seen = []
     for ms in (2, 3, 5, 8, 13):
-        run = sandbox("probes=aspace,boot", "modes=4k", "quick", f"watchdog={ms}", timeout=60)
+        run = run_sandbox("probes=aspace,boot", "modes=4k", "quick", f"watchdog={ms}", timeout=60)
         assert run.results["aspace.4k"] == "timeout", run.log
         # the run goes on after it (boot's own result may be a timeout too:
         # a 2 ms budget on a busy host)

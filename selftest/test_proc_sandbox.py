@@ -13,9 +13,8 @@ import subprocess
 
 import pytest
 
-from conftest import TOP, parse
+from conftest import SANDBOX, TOP, run_sandbox
 
-SANDBOX = os.path.join(TOP, "build", "sandbox", "mmubench")
 EXECS = re.compile(r"# exec\.4k: (\d+) (programs|shells running the program) executed, (\d+) "
                    r"exited with the status that says it ran")
 
@@ -25,17 +24,9 @@ def built():
     subprocess.run(["make", "-s", "-C", TOP, "BOARD=sandbox"], check=True, timeout=300)
 
 
-def sandbox(*args, exe=SANDBOX, timeout=120):
-    p = subprocess.run([exe, *args], capture_output=True, text=True, timeout=timeout,
-                       errors="replace")
-    run = parse(p.stdout)
-    run.rc = p.returncode
-    return run
-
-
 @pytest.fixture(scope="module")
 def quick():
-    run = sandbox("probes=trap,fork,exec,mmap", "modes=4k", "quick", "fork_writes=8")
+    run = run_sandbox("probes=trap,fork,exec,mmap", "modes=4k", "quick", "fork_writes=8")
     assert run.rc == 0 and run.status() == "pass", run.log[-3000:]
     return run
 
@@ -98,7 +89,7 @@ def test_mmap_of_a_file_faults(quick):
 def test_exec_without_hello_fails_with_the_reason(tmp_path):
     exe = tmp_path / "mmubench"
     shutil.copy(SANDBOX, exe)
-    run = sandbox("probes=exec", "modes=4k", "quick", exe=str(exe))
+    run = run_sandbox("probes=exec", "modes=4k", "quick", exe=str(exe))
     assert run.rc != 0 and run.results["exec.4k"] == "not ok", run.log[-2000:]
     assert "(make sandbox builds it)" in run.log
 
@@ -107,7 +98,7 @@ def test_exec_without_hello_fails_with_the_reason(tmp_path):
     (("fork_kb=8", "fork_writes=3"), r"fork_writes=3: more than fork_kb=8 has pages \(2\)"),
 ])
 def test_fork_writes_beyond_the_working_set_fail(args, message):
-    run = sandbox("probes=fork", "modes=4k", "quick", *args)
+    run = run_sandbox("probes=fork", "modes=4k", "quick", *args)
     assert run.rc != 0 and run.results["fork.4k"] == "not ok"
     assert re.search(message, run.log), run.log[-2000:]
 

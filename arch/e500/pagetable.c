@@ -1,32 +1,14 @@
-/* The e500's page table: PTE slots and tables, entries set and changed a
- * 4K page at a time (large pages demoted first), the TLB entries a change
- * covered invalidated (tlbivax: TLB0 and the unpinned TLB1 entries, any
- * TID), the default mapping, query and what maps an address.  Apart from
- * mmu.c, which owns the TLB's modes, pins, spaces and faults. */
+/* The e500's page table, beside what both PowerPCs do with it
+ * (arch/powerpc/pagetable.c): which changes may go ahead (pins), demotion,
+ * the TLB entries a change covered invalidated (tlbivax: TLB0 and the
+ * unpinned TLB1 entries, any TID), the default mapping, query and what maps
+ * an address.  Apart from mmu.c, which owns the TLB's modes, pins, spaces
+ * and faults. */
 #include <stdint.h>
 #include "boot_info.h"
 #include "mmu_arch.h"
 #include "pagetable.h"
 #include "report.h"
-
-/* All-zero: the table of every unmapped 4 MiB, so the handler never needs
- * a "no table" test. */
-uint32_t e500_empty_table[1024] __attribute__((aligned(4096)));
-
-static uint32_t *pte_slot(uint32_t va, int create)
-{
-	uint32_t *dir = &e500_pgd[va >> 22];
-
-	if (LEAF(*dir))
-		return 0;
-	if (TABLE(*dir) == e500_empty_table) {
-		uint32_t *t = create ? (uint32_t *)mmu_table_alloc() : 0;
-		if (!t)
-			return 0;
-		*dir = (uint32_t)t;
-	}
-	return TABLE(*dir) + ((va >> 12) & 1023);
-}
 
 /* tlbivax: every entry translating ea, whatever its TID; EA bit 0x8 picks
  * TLB1 (IPROT entries, the pins, stay). */
@@ -42,7 +24,7 @@ void e500_tlb_invalidate(uint32_t va, uint32_t len)
 }
 
 /* Turn the large page holding va into 4K PTEs with the same rights. */
-int e500_demote(uint32_t va)
+int pt_demote(uint32_t va)
 {
 	uint32_t e = e500_pgd[va >> 22];
 
@@ -61,44 +43,21 @@ int e500_demote(uint32_t va)
 	return 0;
 }
 
-/* Each 4K page of [va, va+len): set its PTE (unmap: attr < 0; protect:
- * keep the frame, must be mapped).  Under a pin the change would not be
- * seen: the pin goes first (mmu.c), or the change is refused. */
-static int change(uintptr_t va, uintptr_t pa, size_t len, int attr, int keep_frame)
+/* Under a pin a change would not be seen: the pin goes first (mmu.c), or
+ * the change is refused. */
+int pt_may_change(uintptr_t va, size_t len, int attr)
 {
 	int pin;
 
-	if ((va | pa | len) & (PAGE - 1))
-		return -1;
 	while ((pin = e500_pin_covering(va, len)) >= 0)
 		if (e500_pin_drop(pin) < 0)
 			return -1;
-	for (size_t off = 0; off < len; off += PAGE) {
-		if (e500_demote(va + off) < 0)
-			return -1;
-		uint32_t *p = pte_slot(va + off, attr >= 0 && !keep_frame);
-		if (attr < 0) {
-			if (p)
-				*p = 0;
-			continue;
-		}
-		if (!p || (keep_frame && !*p))
-			return -1;	/* pool dry, or nothing to protect */
-		uint32_t frame = keep_frame ? *p & 0xfffff000u : pa + off;
-		*p = frame | e500_pte_bits(attr);
-	}
-	e500_tlb_invalidate(va, len);
 	return 0;
 }
 
-int e500_map(uintptr_t va, uintptr_t pa, size_t len, unsigned attr) { return change(va, pa, len, attr, 0); }
-int e500_unmap(uintptr_t va, size_t len) { return change(va, 0, len, -1, 0); }
-int e500_protect(uintptr_t va, size_t len, unsigned attr) { return change(va, 0, len, attr, 1); }
-
 int e500_query(uintptr_t va, uintptr_t *pa, unsigned *attr)
 {
-	uint32_t dir = e500_pgd[va >> 22], *p = pte_slot(va, 0);
-	uint32_t e = LEAF(dir) ? dir : p ? *p : 0;
+	uint32_t e = ppc_pt_entry(va);
 
 	if (!(e & PTE_SR))
 		return -1;
@@ -127,7 +86,7 @@ int e500_build_default(unsigned lp, unsigned *tables)
 			a += lsz;
 			continue;
 		}
-		uint32_t *t = pte_slot(a, 1);		/* 4K PTEs over this 4 MiB */
+		uint32_t *t = ppc_pte_slot(a, 1);		/* 4K PTEs over this 4 MiB */
 		if (!t)
 			return -1;
 		++*tables;
@@ -142,7 +101,7 @@ int e500_build_default(unsigned lp, unsigned *tables)
  * table chain. */
 void e500_explain(uintptr_t va)
 {
-	uint32_t dir = e500_pgd[va >> 22], *p = pte_slot(va, 0);
+	uint32_t dir = e500_pgd[va >> 22], *p = ppc_pte_slot(va, 0);
 
 	mtspr(SPR_MAS6, mfspr(SPR_PID) << 16);
 	__asm__ volatile("isync; tlbsx 0, %0; isync" : : "r"(va) : "memory");
@@ -158,19 +117,4 @@ void e500_explain(uintptr_t va)
 	report_diag("  page table: directory[%lu] = 0x%08lx%s, PTE 0x%08lx", (unsigned long)va >> 22,
 		    (unsigned long)dir, LEAF(dir) ? " (a large page)" : "",
 		    (unsigned long)(p ? *p : 0));
-}
-
-/* The self-check only reads these: the state block and directory, and the
- * shared empty table. */
-int mmu_arch_live(uintptr_t a)
-{
-	return (a >= (uintptr_t)e500_pgd - PAGE && a < (uintptr_t)e500_pgd + PAGE) ||
-	       (a >= (uintptr_t)e500_empty_table && a < (uintptr_t)e500_empty_table + PAGE);
-}
-
-/* Tables for 4K PTEs over RAM, a spare handful, demotions and the spaces'
- * windows.  (The handlers read them through address space 1: no pin.) */
-uint32_t mmu_arch_pool_bytes(uintptr_t ram_end)
-{
-	return ((ram_end >> 22) + 8 + 32 + MMU_MAX_SPACES) * PAGE;
 }

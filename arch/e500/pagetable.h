@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "e500.h"
 #include "mmu.h"
+#include "../powerpc/pte.h"
 
 #define PAGE		4096u
 #define LEAF(e)		((e) & PTE_LEAF)
@@ -38,12 +39,9 @@ struct e500_pin {
 int e500_pin_covering(uint32_t a, uint32_t len);	/* its index, -1 none */
 int e500_pin_drop(int i);				/* -1 when it may not go */
 int e500_leaf_pinned(uint32_t a, uint32_t size);	/* a leaf that is that pin */
-int e500_demote(uint32_t va);		/* the large page holding va into 4K PTEs */
+#define e500_demote pt_demote		/* the large page holding va into 4K PTEs */
 
 extern uint32_t e500_pgd[1024], e500_empty_table[1024];
-int e500_map(uintptr_t va, uintptr_t pa, size_t len, unsigned attr);
-int e500_unmap(uintptr_t va, size_t len);
-int e500_protect(uintptr_t va, size_t len, unsigned attr);
 int e500_query(uintptr_t va, uintptr_t *pa, unsigned *attr);
 /* The default mapping: RAM 1:1, in leaves of TSIZE lp where a whole one
  * fits and overlaps no pin (lp 0: 4K PTEs only).  Tables it took. */
@@ -52,5 +50,19 @@ void e500_tlb_invalidate(uint32_t va, uint32_t len);
 void e500_explain(uintptr_t va);
 void e500_check_word(uintptr_t va, uintptr_t pa, uint32_t p1, uint32_t p2, uint32_t got[2],
 		     int read_only);
+
+/* arch/powerpc/pagetable.c: the all-zero table, struct mmu_ops' map, unmap
+ * and protect (pte.h), over these. */
+#define PT_DIR		e500_pgd
+#define PT_EMPTY	e500_empty_table
+#define e500_map	ppc_pt_map
+#define e500_unmap	ppc_pt_unmap
+#define e500_protect	ppc_pt_protect
+
+/* A 4K PTE's bits, and the TLB after a change. */
+static inline uint32_t pt_bits(unsigned attr) { return e500_pte_bits(attr); }
+static inline void pt_flush(uint32_t va, uint32_t len) { e500_tlb_invalidate(va, len); }
+/* Whether a page lies in a large one: a leaf (tables hold 4K PTEs only). */
+static inline int pt_large(uint32_t dir, const uint32_t *p) { return LEAF(dir); }
 
 #endif

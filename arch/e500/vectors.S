@@ -24,6 +24,7 @@
  * SPRG6/7 = vector number and CR in the common path.
  */
 #include "e500.h"
+#include "../powerpc/miss_exit.h"
 
 /* One stub: 16 bytes, IVOR-aligned (IVOR's low 4 bits are ignored). */
 #define STUB(n)								\
@@ -110,14 +111,7 @@ e500_ivor##n:								\
 	tlbwe;			/* TLB0 */				\
 x##done:								\
 	mfspr	r11, SPR_SPRG3;						\
-	lwz	r10, MMU_WRITES_OFF(r11);	/* count the TLB write */ \
-	addi	r10, r10, 1;						\
-	stw	r10, MMU_WRITES_OFF(r11);				\
-	mtcrf	0xff, r12;	/* CR back */				\
-	mfspr	r9, SPR_SPRG4;	/* r9 back */				\
-	mfspr	r12, SPR_SPRG2;	/* r12 back */				\
-	mfspr	r11, SPR_SPRG1;	/* r11 back */				\
-	mfspr	r10, SPR_SPRG0;	/* r10 back */				\
+	MISS_EXIT(SPR_SPRG0, SPR_SPRG1, SPR_SPRG2, SPR_SPRG4);		\
 e500_##x##tlb_rfi:							\
 	rfi;			/* retry the access */			\
 x##leaf:			/* r11 = the leaf; r10 free from here */ \
@@ -193,14 +187,14 @@ exc_common:
 	mtspr	SPR_SPRG7, r11
 	mfspr	r11, SPR_SPRG6		/* the vector again: */
 	cmplwi	r11, 12			/* critical ones (0, 1, 12, 15) have no */
-	beq-	4f			/* fresh SRR1: r1 decides */
-	cmplwi	r11, 2
-	blt-	4f
+	beq-	4f			/* fresh SRR1: r1 decides (cr0[eq] set) */
+	clrrwi.	r10, r11, 1		/* 0 or 1: eq */
+	beq-	4f
 	cmplwi	r11, 15
 	beq-	4f
 	mfspr	r10, SPR_SRR1		/* the interrupted MSR: */
-	andi.	r10, r10, MSR_PR	/* from problem state? */
-	bne-	3f			/* yes: the kernel stack, not r1 (FRAME_CHOOSE's 3) */
+	andi.	r10, r10, MSR_PR	/* from problem state? then the kernel
+					 * stack, not r1 */
 4:	FRAME_CHOOSE(e500_exc_stack_top, e500_user_ksp)	/* r10 = the frame */
 	FRAME_SAVE_GPRS
 	FRAME_SAVE_SPECIAL

@@ -21,26 +21,6 @@
 	.globl	e500_walk_pass, e500_walk_loop, e500_walk_loop_end
 e500_walk_pass:
 	WALK_WARM_PASSES
-	lis	r8, mmu_count@ha	/* the counters */
-	addi	r8, r8, mmu_count@l
 	mfmsr	r7			/* the MSR as it is, */
 	ori	r5, r7, MSR_DS		/* and with data in address space 1 */
-	mtmsr	r5
-	isync
-	lwz	r9, MMU_STATE_BYTES + MMU_DTLB_OFF(r8)	/* dtlb_misses before */
-	mtmsr	r7			/* the walk's loads in address space 0 */
-	isync
-	WALK_TIMED_PASS(e500_walk_loop, e500_walk_loop_end)
-	mtmsr	r5			/* address space 1 again */
-	isync
-	lwz	r12, MMU_STATE_BYTES + MMU_DTLB_OFF(r8)	/* dtlb_misses after */
-	mtmsr	r7
-	isync
-	subf	r11, r10, r11		/* ticks of the loop */
-	stw	r11, 0(r6)
-	subf	r3, r9, r12		/* misses in the pass */
-	blr
-e500_walk_end:
-	.if	e500_walk_end - e500_walk_pass > 256
-	.error	"the walk no longer fits its 256-byte alignment"
-	.endif
+	WALK_COUNTED_PASS(e500_walk_pass, e500_walk_loop, e500_walk_loop_end)

@@ -32,13 +32,14 @@
 #define FRAME_SPRG_CR	279	/* SPRG7: CR */
 
 /*
- * r10 = where the frame goes, 16-byte aligned.  Entered at its start for an
- * interrupt from supervisor state (r1 decides), at its local label 3 for one
- * from problem state (the caller's "bne- 3f": the user's r1 is not to be
+ * r10 = where the frame goes, 16-byte aligned.  cr0[eq] says where the
+ * interrupt came from: set, supervisor state (r1 decides); clear, problem
+ * state (the caller's "andi. rN, SRR1, MSR_PR": the user's r1 is not to be
  * trusted, user_ksp is user_enter's kernel stack pointer, 0 outside it).
  * emergency_top: the top of the emergency stack, for an r1 outside ours.
  */
 #define FRAME_CHOOSE(emergency_top, user_ksp)					\
+	bne-	3f;			/* from problem state: user_ksp */	\
 	lis	r10, (__stack_bottom + 1024)@ha;	/* is r1 inside our stack? */	\
 	addi	r10, r10, (__stack_bottom + 1024)@l;				\
 	cmplw	r1, r10;		/* r1 against the stack's low end */	\
@@ -59,18 +60,23 @@
 	addi	r10, r10, -(256 + F_SIZE);	/* a frame well below it */	\
 2:	rlwinm	r10, r10, 0, 0, 27	/* 16-byte aligned */
 
+/* r2..r9 to (op: stw) or from (lwz) the frame at r10, one by one: stmw and
+ * lmw take a run up to r31, and r10/r11 are not the interrupted ones. */
+#define FRAME_GPRS_2_9(op)							\
+	op	r2, F_GPR + 8(r10);						\
+	op	r3, F_GPR + 12(r10);						\
+	op	r4, F_GPR + 16(r10);						\
+	op	r5, F_GPR + 20(r10);						\
+	op	r6, F_GPR + 24(r10);						\
+	op	r7, F_GPR + 28(r10);						\
+	op	r8, F_GPR + 32(r10);						\
+	op	r9, F_GPR + 36(r10)
+
 /* The GPRs into the frame at r10: r10/r11 from SPRG0/1, where the stub put them. */
 #define FRAME_SAVE_GPRS								\
 	stw	r0, F_GPR + 0(r10);	/* r0 */				\
 	stw	r1, F_GPR + 4(r10);	/* r1 as interrupted */			\
-	stw	r2, F_GPR + 8(r10);	/* r2..r9 */				\
-	stw	r3, F_GPR + 12(r10);						\
-	stw	r4, F_GPR + 16(r10);						\
-	stw	r5, F_GPR + 20(r10);						\
-	stw	r6, F_GPR + 24(r10);						\
-	stw	r7, F_GPR + 28(r10);						\
-	stw	r8, F_GPR + 32(r10);						\
-	stw	r9, F_GPR + 36(r10);						\
+	FRAME_GPRS_2_9(stw);							\
 	stmw	r12, F_GPR + 48(r10);	/* r12..r31 */				\
 	mfspr	r0, FRAME_SPRG_R10;	/* the stub kept r10 here */		\
 	stw	r0, F_GPR + 40(r10);	/* r10 */				\
@@ -124,14 +130,7 @@
 	lwz	r0, F_XER(r10);							\
 	mtxer	r0;								\
 	lwz	r0, F_GPR + 0(r10);	/* the GPRs back, r10 last */		\
-	lwz	r2, F_GPR + 8(r10);						\
-	lwz	r3, F_GPR + 12(r10);						\
-	lwz	r4, F_GPR + 16(r10);						\
-	lwz	r5, F_GPR + 20(r10);						\
-	lwz	r6, F_GPR + 24(r10);						\
-	lwz	r7, F_GPR + 28(r10);						\
-	lwz	r8, F_GPR + 32(r10);						\
-	lwz	r9, F_GPR + 36(r10);						\
+	FRAME_GPRS_2_9(lwz);							\
 	lmw	r12, F_GPR + 48(r10);	/* r12..r31 */				\
 	lwz	r11, F_GPR + 44(r10);	/* r11 */				\
 	lwz	r1, F_GPR + 4(r10);	/* the interrupted stack pointer */	\

@@ -1,7 +1,7 @@
-/* The 405's page table: PTE slots and tables, entries set and changed a
- * 4K page at a time (large pages demoted first), the TLB entries a change
- * covered invalidated, the default mapping, query.  Apart from mmu.c,
- * which owns the TLB's modes, spaces and faults. */
+/* The 405's page table, beside what both PowerPCs do with it
+ * (arch/powerpc/pagetable.c): which changes may go ahead, demotion, the TLB
+ * entries a change covered invalidated, the default mapping, query.  Apart
+ * from mmu.c, which owns the TLB's modes, spaces and faults. */
 #include <stdint.h>
 #include "boot_info.h"
 #include "mmu_arch.h"
@@ -9,29 +9,7 @@
 #include "ppc405.h"
 #include "report.h"
 
-/* All-zero: the table of every unmapped 4 MiB, so the handler never needs
- * a "no table" test. */
-uint32_t ppc405_empty_table[1024] __attribute__((aligned(4096)));
-
-/* The PTE slot of va, making a table if `create`; 0 when there is none,
- * the region is a large-page leaf (callers demote first), or the pool ran
- * dry (the core said so). */
-static uint32_t *pte_slot(uint32_t va, int create)
-{
-	uint32_t *dir = &ppc405_pgd[va >> 22];
-
-	if (LEAF(*dir))
-		return 0;
-	if (TABLE(*dir) == ppc405_empty_table) {
-		uint32_t *t = create ? (uint32_t *)mmu_table_alloc() : 0;
-		if (!t)
-			return 0;
-		*dir = (uint32_t)t;
-	}
-	return TABLE(*dir) + ((va >> 12) & 1023);
-}
-
-uint32_t *ppc405_pte(uint32_t va) { return pte_slot(va, 0); }
+uint32_t *ppc405_pte(uint32_t va) { return ppc_pte_slot(va, 0); }
 
 /* Invalidate every TLB entry overlapping [va, va+len), whatever its TID;
  * pinned ones too when `pinned_too` (a mapping under a pin changed). */
@@ -64,12 +42,12 @@ void ppc405_tlb_invalidate(uint32_t va, uint32_t len, int pinned_too)
 static void split_entry(uint32_t e, uint32_t base, uint32_t sz)
 {
 	for (uint32_t off = 0; off < sz; off += PAGE)
-		*pte_slot(base + off, 0) = ((e & ~(sz - 1) & 0xfffffc00u) + off) | (e & 0x30fu) |
-					   ZONE_OF_SIZE(SZ_4K);
+		*ppc_pte_slot(base + off, 0) = ((e & ~(sz - 1) & 0xfffffc00u) + off) |
+					       (e & 0x30fu) | ZONE_OF_SIZE(SZ_4K);
 }
 
 /* Turn the large page holding va into 4K PTEs with the same rights. */
-static int demote(uint32_t va)
+int pt_demote(uint32_t va)
 {
 	uint32_t *dir = &ppc405_pgd[va >> 22], e = *dir, sz, base;
 
@@ -83,7 +61,7 @@ static int demote(uint32_t va)
 			ppc405_pgd[r >> 22] = (uint32_t)t;
 		}
 	} else {
-		uint32_t *p = pte_slot(va, 0);
+		uint32_t *p = ppc_pte_slot(va, 0);
 		if (!p || !*p || SIZE_OF(*p) == SZ_4K)
 			return 0;
 		e = *p;
@@ -95,12 +73,10 @@ static int demote(uint32_t va)
 	return 0;
 }
 
-/* Each 4K page of [va, va+len): demote what covers it, then set its PTE
- * (unmap: attr < 0; protect: keep the frame, must be mapped). */
-static int change(uintptr_t va, uintptr_t pa, size_t len, int attr, int keep_frame)
+/* User pages lie in the window only: the miss handler gives the user
+ * zone (which would say 1K) its 4K there. */
+int pt_may_change(uintptr_t va, size_t len, int attr)
 {
-	if ((va | pa | len) & (PAGE - 1))
-		return -1;
 	if (attr >= 0 && (attr & MMU_USER) &&
 	    (va < MMU_SPACE_BASE || va + len > MMU_SPACE_BASE + MMU_SPACE_SIZE)) {
 		report_diag("error: map %#lx: user pages lie in the window %#lx-%#lx only (the "
@@ -109,35 +85,12 @@ static int change(uintptr_t va, uintptr_t pa, size_t len, int attr, int keep_fra
 			    (unsigned long)(MMU_SPACE_BASE + MMU_SPACE_SIZE - 1));
 		return -1;
 	}
-	for (size_t off = 0; off < len; off += PAGE) {
-		if (demote(va + off) < 0)
-			return -1;
-		uint32_t *p = pte_slot(va + off, attr >= 0 && !keep_frame);
-		if (attr < 0) {
-			if (p)
-				*p = 0;
-			continue;
-		}
-		if (!p || (keep_frame && !*p))
-			return -1;	/* pool dry, or nothing to protect */
-		uint32_t frame = keep_frame ? *p & 0xfffff000u : pa + off;
-		*p = frame | ppc405_lo_bits(attr) | ppc405_zone_4k(attr);
-	}
-	ppc405_tlb_invalidate(va, len, 1);
 	return 0;
 }
 
-int ppc405_map(uintptr_t va, uintptr_t pa, size_t len, unsigned attr)
-{
-	return change(va, pa, len, attr, 0);
-}
-int ppc405_unmap(uintptr_t va, size_t len) { return change(va, 0, len, -1, 0); }
-int ppc405_protect(uintptr_t va, size_t len, unsigned attr) { return change(va, 0, len, attr, 1); }
-
 int ppc405_query(uintptr_t va, uintptr_t *pa, unsigned *attr)
 {
-	uint32_t dir = ppc405_pgd[va >> 22], *p = pte_slot(va, 0);
-	uint32_t e = LEAF(dir) ? dir : p ? *p : 0;
+	uint32_t e = ppc_pt_entry(va);
 
 	if (!LEAF(e))
 		return -1;
@@ -169,7 +122,7 @@ int ppc405_build_default(unsigned s)
 		 * end of RAM, nothing past it. */
 		unsigned ps = s < SZ_4M ? s : SZ_4K;
 		uint32_t psz = size_bytes(ps), large_end = ram & ~(psz - 1);
-		uint32_t *t = pte_slot(a, 1);
+		uint32_t *t = ppc_pte_slot(a, 1);
 		if (!t)
 			return -1;
 		for (unsigned i = 0; i < 1024; i++) {
@@ -179,25 +132,10 @@ int ppc405_build_default(unsigned s)
 		}
 		a = (a + (4u << 20)) & ~((4u << 20) - 1);
 	}
-	uint32_t *u = pte_slot(PPC405_UART0 & ~(PAGE - 1), 1);
+	uint32_t *u = ppc_pte_slot(PPC405_UART0 & ~(PAGE - 1), 1);
 	if (!u)
 		return -1;
 	*u = (PPC405_UART0 & ~(PAGE - 1)) |
 	     ppc405_lo_bits(MMU_READ | MMU_WRITE | MMU_UNCACHED | MMU_GUARDED) | ZONE_OF_SIZE(SZ_4K);
 	return 0;
-}
-
-/* The self-check only reads these: the handler's state words and the
- * directory (one page each), and the shared empty table. */
-int mmu_arch_live(uintptr_t a)
-{
-	return (a >= (uintptr_t)ppc405_pgd - PAGE && a < (uintptr_t)ppc405_pgd + PAGE) ||
-	       (a >= (uintptr_t)ppc405_empty_table && a < (uintptr_t)ppc405_empty_table + PAGE);
-}
-
-/* Tables for 4K PTEs over RAM, a spare handful (UART page, the self-check's
- * alias, probes' windows), demotions of 16M leaves and the spaces' windows. */
-uint32_t mmu_arch_pool_bytes(uintptr_t ram_end)
-{
-	return ((ram_end >> 22) + 8 + 32 + MMU_MAX_SPACES) * PAGE;
 }

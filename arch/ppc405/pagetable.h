@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "mmu.h"
 #include "ppc405.h"
+#include "../powerpc/pte.h"
 
 #define PAGE		4096u
 #define ZONE_OF_SIZE(s)	((2u * (s) + 1) << 4)	/* zone field carries SIZE */
@@ -41,15 +42,30 @@ static inline uint32_t ppc405_zone_4k(unsigned attr)
 /* mmu.c: the mode's pinned top slots, never invalidated unless asked. */
 extern unsigned ppc405_active_pins;
 
-/* pagetable.c: the shared all-zero table, struct mmu_ops' map, unmap,
- * protect and query, the default mapping in pages of size code s, and
- * the invalidation of what a change covered. */
-extern uint32_t ppc405_empty_table[1024];
-int ppc405_map(uintptr_t va, uintptr_t pa, size_t len, unsigned attr);
-int ppc405_unmap(uintptr_t va, size_t len);
-int ppc405_protect(uintptr_t va, size_t len, unsigned attr);
+/* pagetable.c: struct mmu_ops' query, the default mapping in pages of
+ * size code s, and the invalidation of what a change covered. */
 int ppc405_query(uintptr_t va, uintptr_t *pa, unsigned *attr);
 int ppc405_build_default(unsigned s);
 void ppc405_tlb_invalidate(uint32_t va, uint32_t len, int pinned_too);
+
+/* arch/powerpc/pagetable.c: the all-zero table, struct mmu_ops' map, unmap
+ * and protect (pte.h), over these. */
+#define PT_DIR		ppc405_pgd
+#define PT_EMPTY	ppc405_empty_table
+extern uint32_t ppc405_empty_table[1024];
+#define ppc405_map	ppc_pt_map
+#define ppc405_unmap	ppc_pt_unmap
+#define ppc405_protect	ppc_pt_protect
+
+/* A 4K PTE's bits, and the TLB after a change: pinned entries too (a
+ * mapping under a pin changed). */
+static inline uint32_t pt_bits(unsigned attr) { return ppc405_lo_bits(attr) | ppc405_zone_4k(attr); }
+static inline void pt_flush(uint32_t va, uint32_t len) { ppc405_tlb_invalidate(va, len, 1); }
+/* Whether a page lies in a large one (pt_demote's to split): a leaf, or a
+ * table's PTE of more than 4K.  p: its slot, 0 under a leaf. */
+static inline int pt_large(uint32_t dir, const uint32_t *p)
+{
+	return LEAF(dir) || (p && *p && SIZE_OF(*p) != SZ_4K);
+}
 
 #endif

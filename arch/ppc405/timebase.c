@@ -1,27 +1,10 @@
-/* The 405's 64-bit timebase: reading it, and knowing its rate. */
+/* The 405's timebase rate: measured under QEMU -icount
+ * (arch/powerpc/timebase.c), else the CPU clock, or none with TmrClk. */
 #include <stdio.h>
 #include "arch.h"
-#include "probe.h"
 #include "boot_info.h"
 #include "ppc405.h"
-
-uint64_t arch_ticks(void)
-{
-	uint32_t hi, lo, hi2;
-
-	do {	/* re-read if the low word carried into the high one */
-		__asm__ volatile("mftbu %0; mftb %1; mftbu %2" : "=r"(hi), "=r"(lo), "=r"(hi2));
-	} while (hi != hi2);
-	return (uint64_t)hi << 32 | lo;
-}
-
-/* Exactly `n` executions of one bdnz: n instructions, plus a fixed few. */
-static uint64_t ticks_over_instructions(uint32_t n)
-{
-	uint64_t t0 = arch_ticks();
-	__asm__ volatile("mtctr %0\n1: bdnz 1b" : : "r"(n) : "ctr");
-	return arch_ticks() - t0;
-}
+#include "../powerpc/timebase.h"
 
 static char tb_text[200];
 
@@ -36,18 +19,7 @@ void arch_calibrate_ticks(struct boot_info *bi, int icount_shift)
 	int external = ppc405_tb_clock(tb_text, sizeof(tb_text));
 
 	if (icount_shift >= 0) {
-		/* Under QEMU -icount, one instruction is 2^shift ns of virtual time:
-		 * the instruction count is the reference clock.  Two loop lengths,
-		 * so the fixed instructions around the loop cancel out. */
-		const uint32_t n = 200000;
-		uint64_t t1 = ticks_over_instructions(n), t2 = ticks_over_instructions(2 * n);
-		uint64_t ticks = t2 - t1;
-		uint64_t ns = (uint64_t)n << icount_shift;
-		bi->tick_hz = muldiv64(ticks, 1000000000ull, ns);
-		snprintf(source, sizeof(source),
-			 "measured: %llu ticks over %lu instructions at QEMU -icount shift=%d",
-			 (unsigned long long)ticks, (unsigned long)n, icount_shift);
-		bi->tick_hz_source = source;
+		ppc_tb_measure(bi, icount_shift);
 		return;
 	}
 	/* With TmrClk selected the rate is the board's oscillator, which no

@@ -24,6 +24,7 @@
  * (translation is off there, and the image lies 1:1).
  */
 #include "ppc405.h"
+#include "../powerpc/miss_exit.h"
 
 #define SPRG0	272
 #define SPRG1	273
@@ -144,14 +145,7 @@ sized:	mfspr	r9, SPRG5;	/* victim slot */				\
 back:	mtspr	SPRG5, r9;	/* next victim */				\
 	mfspr	r11, SPRG3;							\
 	untag								\
-	lwz	r10, MMU_WRITES_OFF(r11);	/* count the TLB write */	\
-	addi	r10, r10, 1;							\
-	stw	r10, MMU_WRITES_OFF(r11);					\
-	mtcrf	0xff, r12;	/* CR back */					\
-	mfspr	r9, SPRG4;	/* r9 back */					\
-	mfspr	r12, SPRG2;	/* r12 back */					\
-	mfspr	r11, SPRG1;	/* r11 back */					\
-	mfspr	r10, SPRG0;	/* r10 back */					\
+	MISS_EXIT(SPRG0, SPRG1, SPRG2, SPRG4);					\
 	rfi;			/* retry the access */				\
 	tail
 
@@ -213,6 +207,13 @@ back:	mtspr	SPRG5, r9;	/* next victim */				\
  * lies, relative to this one, once both are at their offsets. */
 #define TO_COPY(start, from, to)	((start) + ((to) - (from)))
 
+/* A victim wrap's piece at EVPR offset `off`, back to `back` in the copy at
+ * miss_off of the handler that starts at `miss`. */
+#define WRAP_PIECE(wrap, off, miss, miss_off, back)				\
+wrap:	VICTIM_WRAP(TO_COPY(wrap, off, miss_off) + ((back) - (miss)));		\
+wrap##_end:									\
+	PIECE(off, wrap, wrap##_end, 0x100)
+
 	.globl	ppc405_dtlb_miss, ppc405_dtlb_rfi
 ppc405_dtlb_miss:				/* data TLB miss, 0x1100 */
 	MISS_FAST_PATH(SPR_DEAR, MMU_DTLB_OFF, MMU_KDTLB_OFF, dtlb_user, dtlb_sized,
@@ -256,22 +257,10 @@ titlb_end:
 	PIECE(0x11200, ppc405_itlb_miss_tagged, titlb_end, 0x100)
 
 /* The four victim wraps, each back to its own handler's copy. */
-dtlb_wrap:
-	VICTIM_WRAP(TO_COPY(dtlb_wrap, 0x2100, 0x1100) + (dtlb_back - ppc405_dtlb_miss))
-dtlb_wrap_end:
-	PIECE(0x2100, dtlb_wrap, dtlb_wrap_end, 0x100)
-itlb_wrap:
-	VICTIM_WRAP(TO_COPY(itlb_wrap, 0x2200, 0x1200) + (itlb_back - ppc405_itlb_miss))
-itlb_wrap_end:
-	PIECE(0x2200, itlb_wrap, itlb_wrap_end, 0x100)
-tdtlb_wrap:
-	VICTIM_WRAP(TO_COPY(tdtlb_wrap, 0x2300, 0x1100) + (tdtlb_back - ppc405_dtlb_miss_tagged))
-tdtlb_wrap_end:
-	PIECE(0x2300, tdtlb_wrap, tdtlb_wrap_end, 0x100)
-titlb_wrap:
-	VICTIM_WRAP(TO_COPY(titlb_wrap, 0x2400, 0x1200) + (titlb_back - ppc405_itlb_miss_tagged))
-titlb_wrap_end:
-	PIECE(0x2400, titlb_wrap, titlb_wrap_end, 0x100)
+	WRAP_PIECE(dtlb_wrap, 0x2100, ppc405_dtlb_miss, 0x1100, dtlb_back)
+	WRAP_PIECE(itlb_wrap, 0x2200, ppc405_itlb_miss, 0x1200, itlb_back)
+	WRAP_PIECE(tdtlb_wrap, 0x2300, ppc405_dtlb_miss_tagged, 0x1100, tdtlb_back)
+	WRAP_PIECE(titlb_wrap, 0x2400, ppc405_itlb_miss_tagged, 0x1200, titlb_back)
 
 	VECTOR(0x1300)		/* 0x1300..0x1f00: reserved on the 405 */
 	VECTOR(0x1400)
@@ -312,10 +301,10 @@ exc_common:
 	mfcr	r11			/* CR, before any compare */
 	mtspr	SPRG7, r11		/* CR */
 	mfspr	r10, SPR_SRR1		/* the interrupted MSR: */
-	andi.	r10, r10, MSR_PR	/* from problem state? */
-	bne-	3f			/* yes: the kernel stack, not r1 (FRAME_CHOOSE's 3: a
-					 * critical exception's stale SRR1 may say
-					 * so outside user_enter, then ksp = 0) */
+	andi.	r10, r10, MSR_PR	/* from problem state? then the kernel
+					 * stack, not r1 (a critical exception's
+					 * stale SRR1 may say so outside
+					 * user_enter, then ksp = 0) */
 	FRAME_CHOOSE(ppc405_exc_stack_top, ppc405_user_ksp)	/* r10 = the frame */
 	FRAME_SAVE_GPRS
 	FRAME_SAVE_SPECIAL

@@ -18,27 +18,6 @@
 	.globl	ppc405_walk_pass, ppc405_walk_loop, ppc405_walk_loop_end
 ppc405_walk_pass:
 	WALK_WARM_PASSES
-	mr	r5, r6			/* &ticks */
-	mfmsr	r6			/* the MSR we run with */
-	rlwinm	r7, r6, 0, 28, 26	/* the same with DR (0x10) cleared */
-	lis	r8, mmu_count@ha	/* the counters (vectors.S) */
-	addi	r8, r8, mmu_count@l
-	mtmsr	r7			/* data translation off ... */
-	isync
-	lwz	r9, MMU_STATE_BYTES + MMU_DTLB_OFF(r8)	/* ... dtlb_misses before */
-	mtmsr	r6			/* translation as it was */
-	isync
-	WALK_TIMED_PASS(ppc405_walk_loop, ppc405_walk_loop_end)
-	mtmsr	r7			/* data translation off ... */
-	isync
-	lwz	r12, MMU_STATE_BYTES + MMU_DTLB_OFF(r8)	/* ... dtlb_misses after */
-	mtmsr	r6
-	isync
-	subf	r11, r10, r11		/* ticks of the loop */
-	stw	r11, 0(r5)		/* (may miss: after the count) */
-	subf	r3, r9, r12		/* misses in the pass */
-	blr
-ppc405_walk_end:
-	.if	ppc405_walk_end - ppc405_walk_pass > 256
-	.error	"the walk no longer fits its 256-byte alignment"
-	.endif
+	mfmsr	r7			/* the MSR we run with, */
+	rlwinm	r5, r7, 0, 28, 26	/* and with DR (0x10) cleared */
+	WALK_COUNTED_PASS(ppc405_walk_pass, ppc405_walk_loop, ppc405_walk_loop_end)

@@ -3,6 +3,7 @@
 #ifndef PPC405_SHIM_H
 #define PPC405_SHIM_H
 #include <stdint.h>
+#include "../../arch/powerpc/reg.h"	/* mfspr, mtspr, mfmsr, mtmsr: the image's own */
 
 #define UART0 ((volatile uint8_t *)0xEF600300)
 #define PIT_1MS		333333u		/* QEMU's ref405ep timebase: 333.33 MHz */
@@ -21,22 +22,8 @@
 #define DCR_UIC0_SRS	0xc1	/* write 1s: set status bits (a source pending) */
 #define DCR_UIC0_ER	0xc2
 
-#define mfspr(n) ({ uint32_t v_; __asm__ volatile("mfspr %0, %1" : "=r"(v_) : "i"(n)); v_; })
-#define mtspr(n, v) __asm__ volatile("mtspr %0, %1" : : "i"(n), "r"((uint32_t)(v)) : "memory")
 #define mfdcr(n) ({ uint32_t v_; __asm__ volatile("mfdcr %0, %1" : "=r"(v_) : "i"(n)); v_; })
 #define mtdcr(n, v) __asm__ volatile("mtdcr %0, %1" : : "i"(n), "r"((uint32_t)(v)) : "memory")
-
-static inline uint32_t mfmsr(void)
-{
-	uint32_t v;
-	__asm__ volatile("mfmsr %0" : "=r"(v));
-	return v;
-}
-
-static inline void mtmsr(uint32_t v)
-{
-	__asm__ volatile("mtmsr %0; isync" : : "r"(v) : "memory");
-}
 
 static inline uint32_t tb(void)
 {
