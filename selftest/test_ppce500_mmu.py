@@ -56,7 +56,9 @@ def test_exact_counts(quick_run):
     assert "tlb.largepte.l1_entries" not in run.measurements
     assert "tlb.largepte: no step up to 2048 pages of 4 KiB" in run.log
     assert run.value("tlb.largepte.2048p_misses") == 0
-    assert "RAM 0-0x0fffffff 1:1 (one 256 MiB entry)" in run.log
+    # 128 MiB in two 64 MiB entries, never one of 256 MiB past RAM's end.
+    assert "RAM 0-0x07ffffff 1:1 in 2 entries (64 MiB at TLB1[0], 64 MiB at TLB1[2]; " \
+        "rounded down)" in run.log
 
 
 @pytest.mark.parametrize("pages,normal", [(576, 320), (640, 640)])

@@ -170,8 +170,9 @@ def test_go_and_exit_return_back_to_uboot(netdir, tmp_path):
 
 
 def test_go_without_a_device_tree_fails_with_the_reason(netdir, tmp_path):
-    """go passes no device tree: the run says so (through QEMU ppce500's
-    fixed UART) and fails; nothing is measured from a guess."""
+    """go passes no device tree: the run says so (through the UART of
+    U-Boot's own CCSR mapping, found by its scratch register) and fails;
+    nothing is measured from a guess."""
     rc, err, log, _ = uboot_run(tmp_path, netdir, GO.format(fdt=""))
     assert rc == 1, f"console exit {rc}: {err}\n{log}"
     assert "# run aborted: no device tree was passed" in log, log
@@ -201,4 +202,8 @@ def test_boot_script(netdir):
     assert not re.search(r"^\s*#", text, re.M), text
     assert f"setenv bootargs {BOOTARGS}" in text
     assert "tftpboot 0x02000000 mmubench.uimg" in text
-    assert "bootm 0x02000000 - ${fdtcontroladdr}" in text
+    assert "bootm 0x02000000 - ${mmubench_fdt}" in text
+    # The board's own .dtb where the environment names one (Freescale
+    # U-Boot has no fdtcontroladdr), else the tree U-Boot runs on.
+    assert "tftpboot ${fdtaddr} ${fdtfile}" in text
+    assert "setenv mmubench_fdt ${fdtcontroladdr}" in text

@@ -1,6 +1,7 @@
 /* Naming the CPU, its caches and TLBs from its configuration registers,
  * and stopping it. */
 #include <stdio.h>
+#include <string.h>
 #include "arch.h"
 #include "boot_info.h"
 #include "e500.h"
@@ -8,7 +9,7 @@
 #include "report.h"
 
 extern char __free_ram_start[];
-static char probe_mem_note[160];
+static char probe_mem_note[240];
 
 const char arch_name[] = "e500";
 
@@ -65,15 +66,54 @@ void arch_describe_cpu(void)
 		    (unsigned long)l1_bytes(d) >> 10, l1_ways(d), (unsigned long)l1_bytes(i) >> 10,
 		    l1_ways(i), (unsigned long)arch_cache_line(), (unsigned long)d, (unsigned long)i,
 		    (unsigned long)mfspr(SPR_L1CSR0), (unsigned long)mfspr(SPR_L1CSR1));
-	report_diag("interrupts: MSR[EE,CE,DE] off at entry (the loader's MSR 0x%08lx), TCR 0x%08lx "
-		    "(the loader's 0x%08lx: decrementer, FIT and watchdog interrupts off)",
-		    (unsigned long)loader_regs.msr, (unsigned long)mfspr(SPR_TCR),
-		    (unsigned long)loader_regs.tcr);
+	report_diag("interrupts: MSR[EE,CE,DE] off at entry (the loader's MSR 0x%08lx), MSR[ME] on: "
+		    "machine checks dump (MSR 0x%08lx); TCR 0x%08lx (the loader's 0x%08lx: decrementer "
+		    "and watchdog interrupts off)", (unsigned long)loader_regs.msr,
+		    (unsigned long)mfmsr(), (unsigned long)mfspr(SPR_TCR), (unsigned long)loader_regs.tcr);
+	report_diag("watchdog: %s", e500_core_watchdog_text());
+	report_diag("mpic: %s", e500_mpic_text());
 	report_diag("device tree: from %s%s%s", e500_fdt_source, e500_fdt.model ? ", model " : "",
 		    e500_fdt.model ? e500_fdt.model : "");
+	for (unsigned i = 0; i < e500_fdt.nreserved; i++)
+		report_diag("reserved: 0x%08llx-0x%08llx (%s): kept out of probe memory",
+			    (unsigned long long)e500_fdt.reserved[i].base,
+			    (unsigned long long)(e500_fdt.reserved[i].base + e500_fdt.reserved[i].bytes - 1),
+			    e500_fdt.reserved[i].why);
+	if (e500_fdt.spin_table)
+		report_diag("cpus: cpu@%u waits on its spin table at 0x%llx (enable-method spin-table): "
+			    "its polling (dcbf, sync) is bus traffic under every memory figure; "
+			    "in U-Boot, setenv mp_holdoff 1 keeps it in reset", e500_fdt.spin_cpu,
+			    (unsigned long long)e500_fdt.spin_table);
 	report_diag("probe memory: %#lx-%#lx (%s), then page tables to %#lx",
 		    (unsigned long)mem_probe_start(), (unsigned long)mem_probe_end(), probe_mem_note,
 		    (unsigned long)mem_ram_end());
+}
+
+/* The largest stretch of [lo, hi) that no reserved region (rounded out to
+ * whole MiB) touches. */
+static void largest_free(uint64_t lo, uint64_t hi, uint64_t *bs, uint64_t *be)
+{
+	uint64_t s = lo;
+
+	*bs = *be = lo;
+	while (s < hi) {
+		uint64_t e = hi;
+		int covered = 0;
+		for (unsigned i = 0; i < e500_fdt.nreserved && !covered; i++) {
+			const struct e500_reserved *r = &e500_fdt.reserved[i];
+			uint64_t rb = r->base & ~0xfffffull;
+			uint64_t re = (r->base + r->bytes + 0xfffff) & ~0xfffffull;
+			if (rb <= s && s < re)
+				s = re, covered = 1;
+			else if (rb > s && rb < e)
+				e = rb;
+		}
+		if (covered)
+			continue;
+		if (e - s > *be - *bs)
+			*bs = s, *be = e;
+		s = e;
+	}
 }
 
 /* Probe memory: from past the image to the end of RAM, or, after U-Boot's
@@ -81,15 +121,16 @@ void arch_describe_cpu(void)
  * 1 MiB: U-Boot relocates itself to the top of RAM and keeps its stack,
  * heap and global data just below, all of which it needs again (as the
  * 405's path does).  After bootm and QEMU's own boot nothing of the
- * loader's is kept: there is no way back to it (the boot translation
- * replaced its TLB1 entries), and what we need of its device tree was
- * read at entry. */
+ * loader's is kept but what the device tree reserves: a second core's
+ * boot page and spin table (U-Boot's mpc85xx mp.c puts them in the last
+ * 4 KiB of RAM, and a write there releases the core to garbage), the tree
+ * itself.  The largest stretch clear of those is probe memory. */
 void e500_set_probe_mem(uint64_t ram_bytes)
 {
 	/* From the 4 MiB after the image's: a directory word (4 MiB) then
 	 * holds the image or probe memory, never both. */
 	uintptr_t start = (((uintptr_t)__image_start >> 22) + 1) << 22;
-	uint64_t end = ram_bytes;
+	uint64_t end = ram_bytes, bs, be;
 	uint32_t sp = loader_regs.r1;
 
 	if (start < (uintptr_t)__free_ram_start)
@@ -104,7 +145,11 @@ void e500_set_probe_mem(uint64_t ram_bytes)
 			 "from the 4 MiB after the image's to the end of RAM: no way back to the loader, "
 			 "so none of its memory is kept");
 	}
-	mem_set_free_ram(start, end);
+	largest_free(start, end, &bs, &be);
+	if (bs != start || be != end)
+		snprintf(probe_mem_note + strlen(probe_mem_note), sizeof(probe_mem_note) - strlen(probe_mem_note),
+			 "; the largest stretch clear of what the device tree reserves");
+	mem_set_free_ram(bs, be);
 }
 
 void arch_report_measurements(void)

@@ -89,6 +89,12 @@
 #define TCR_DIE		0x04000000
 #define TCR_FIE		0x00800000
 #define TCR_ARE		0x00400000
+#define TCR_WP		0xc0000000	/* watchdog period: a TB bit, with WPEXT */
+#define TCR_WRC		0x30000000	/* watchdog reset control: write-once */
+#define TCR_FP		0x03000000	/* fixed interval period, with FPEXT */
+#define TCR_WPEXT	0x001e0000
+#define TCR_FPEXT	0x0001e000
+#define TSR_ENW		0x80000000
 #define TSR_WIS		0x40000000
 #define TSR_DIS		0x08000000
 #define TSR_FIS		0x04000000
@@ -100,12 +106,17 @@
 #define E500_CCSR_VA	0xe0000000
 #define E500_CCSR_BYTES	(1u << 20)
 
-/* Where QEMU 7.2's ppce500 puts the CCSR block and its first UART
- * (hw/ppc/e500.c): used only to print why, when no device tree came. */
-#define E500_CCSR_FALLBACK_PA	0xfe0000000
-#define E500_UART_FALLBACK_OFF	0x4500
+/* Where every 85xx CCSR block has its first UART and its MPIC (MPC8548ERM,
+ * P2020RM memory maps): the UART only for the refusal when no device tree
+ * came (console.c), found through the loader's own CCSR entry. */
+#define E500_UART0_OFF		0x4500
+#define MPIC_CTPR0		0x20080	/* CPU 0's current task priority, from the MPIC */
 
-/* TLB1 entries of the boot translation (tlb.c): RAM 1:1, the CCSR. */
+/* TLB1 entries of the boot translation (tlb.c): RAM 1:1, the CCSR.  RAM
+ * takes up to E500_RAM_ENTRIES entries in each address space: in AS0
+ * ESEL_RAM, then from ESEL_PINS (mode real has no pins); in AS1 the top
+ * ones, from e500_ram.as1_first to 15. */
+#define E500_RAM_ENTRIES 3
 #define ESEL_RAM	0
 /* The boot RAM entry's rights: supervisor and user rwx, so that mode real
  * (the boot translation) has a problem state, as unprotected as the 405's
@@ -113,8 +124,8 @@
 #define E500_BOOT_RAM_MAS3	(MAS3_SX | MAS3_SW | MAS3_SR | MAS3_UX | MAS3_UW | MAS3_UR)
 #define ESEL_CCSR	1
 #define ESEL_PINS	2	/* the translated modes' pinned entries from here */
-#define ESEL_AS1	15	/* RAM 1:1 in address space 1: 'physical' access */
 #define ESEL_TEMP	15	/* the AS1 stepping stone while the others change */
+#define ESEL_AS1_LOWEST	(16 - E500_RAM_ENTRIES)	/* AS1 RAM at most from here */
 
 /* The MMU state block just below the page directory (vectors.S): the
  * struct mmu_counters (mmu.h) and the large-page victim words.  Offsets
@@ -127,6 +138,7 @@
 #define MMU_KDTLB_OFF	(-36)	/* mmu_count.kernel_dtlb_misses */
 #define MMU_RRNEXT_OFF	(-32)	/* the next TLB1 victim for a large page */
 #define MMU_RRFIRST_OFF	(-28)	/* the first TLB1 entry not pinned */
+#define MMU_RRLIMIT_OFF	(-24)	/* past the last: the first AS1 RAM entry */
 
 /* A PTE (and a directory leaf): the physical page, then MAS3's permission
  * bits as they are (SR is "present": every mapping is readable), MAS2's
@@ -165,6 +177,8 @@
 #define F_MCSR	180
 #define F_SIZE	192
 
+#define LOADER_REGS_BYTES 192		/* start.S's LR_BYTES: struct e500_loader_regs */
+
 #ifndef __ASSEMBLY__
 #include <stdint.h>
 
@@ -179,7 +193,9 @@ static inline void e500_tlbwe(uint32_t mas0, uint32_t mas1, uint32_t mas2, uint3
 	mtspr(SPR_MAS2, mas2);
 	mtspr(SPR_MAS3, mas3);
 	mtspr(SPR_MAS7, mas7);
-	__asm__ volatile("isync; tlbwe; isync" ::: "memory");
+	/* msync: earlier accesses done under the old translation
+	 * (E500CORERM 12.4, "Synchronization requirements"). */
+	__asm__ volatile("msync; isync; tlbwe; isync" ::: "memory");
 }
 
 /* start.S: what the loader left (LR_* offsets there). */
@@ -187,9 +203,8 @@ struct e500_loader_regs {
 	uint32_t r1, r2, lr, msr, ivpr;
 	uint32_t r13_31[19];
 	uint32_t tcr, ivor[16];		/* start.S: up to tcr; entry.c: the rest */
-	uint32_t ivor32[4], pid;
+	uint32_t ivor32[4], pid, pid1, pid2;
 };
-#define LOADER_REGS_BYTES 184		/* start.S's LR_BYTES */
 extern struct e500_loader_regs loader_regs;
 void e500_return_to_loader(int status) __attribute__((noreturn));
 
@@ -212,8 +227,13 @@ struct e500_fdt_info {
 	uint32_t gpio_off;		/* the power-off GPIO controller's reg, 0 none */
 	uint32_t guts_off;		/* the global utilities (RSTCR), 0 none */
 	uint32_t poweroff_pin;		/* gpio-poweroff's pin + 1, 0 none */
+	uint32_t mpic_off;		/* the MPIC's reg, 0 none */
 	const char *bootargs;		/* /chosen bootargs, 0 none */
 	const char *model;
+	unsigned nreserved, reserved_overflow;	/* memory no one but the loader may touch */
+	struct e500_reserved { uint64_t base, bytes; const char *why; } reserved[8];
+	uint64_t spin_table;		/* a cpu's cpu-release-addr (spin-table), 0 none */
+	unsigned spin_cpu;		/* its reg */
 };
 /* 0, or why the blob at fdt is not one we can read. */
 const char *e500_fdt_read(const void *fdt, struct e500_fdt_info *out);
@@ -221,17 +241,38 @@ extern struct e500_fdt_info e500_fdt;
 extern const char *e500_fdt_source;	/* how we found it, for the banner */
 extern const char *e500_fdt_error;	/* 0, or why there is none */
 
-/* tlb.c: the loader's TLB1 as read at entry (return.S's records). */
-struct e500_tlb1_entry { uint32_t mas1, mas2, mas3, mas7; };
-extern struct e500_tlb1_entry e500_loader_tlb1[16];
-void e500_loader_return(int status, unsigned esel, const struct e500_tlb1_entry *entries)
+/* tlb.c: the loader's TLB entries as read at entry (return.S's records:
+ * MAS0 selects TLB0's way or TLB1's entry). */
+struct e500_tlb_entry { uint32_t mas0, mas1, mas2, mas3, mas7; };
+struct e500_loader_tlb {
+	struct e500_tlb_entry tlb1[16];
+	unsigned n0;			/* TLB0's valid entries, in tlb0[] */
+	struct e500_tlb_entry tlb0[512];
+};
+extern struct e500_loader_tlb e500_loader_tlb;
+void e500_loader_return(int status, unsigned esel, const struct e500_loader_tlb *t)
 	__attribute__((noreturn));
 
-/* tlb.c: the boot translation (one TLB1 entry over RAM, one over the
- * CCSR), set at entry; the loader's entries described for the banner. */
-void e500_boot_translation(uint64_t ram_bytes, uint64_t ccsr_pa);
+/* tlb.c: the boot translation (RAM in up to E500_RAM_ENTRIES TLB1
+ * entries, rounded down; one over the CCSR), set at entry; the loader's
+ * entries described for the banner. */
+struct e500_ram_map {
+	unsigned n, as1_first;		/* entries; AS1's are as1_first..15 */
+	unsigned tsize[E500_RAM_ENTRIES];
+	uint32_t base[E500_RAM_ENTRIES], bytes;
+};
+extern struct e500_ram_map e500_ram;
+void e500_read_loader_tlb(void);
+const char *e500_boot_translation(uint64_t ram_bytes, uint64_t ccsr_pa);
+void e500_write_ram(int as1);		/* RAM's entries in AS0 (the boot's) or AS1 */
+void e500_clear_as1_ram(void);
 const char *e500_tlb_text(void);
-uint32_t e500_ram_mapped(void);		/* bytes the RAM entry maps */
+uint32_t e500_ram_mapped(void);		/* bytes the RAM entries map */
+/* The RAM the loader maps 1:1 from 0 around the image, 0 none (what is
+ * known to exist when no device tree says). */
+uint32_t e500_loader_ram(void);
+/* 0, or the loader's CCSR (a 1 MiB I|G TLB1 entry whose 16550 answers). */
+uint64_t e500_loader_ccsr(uint32_t *va);
 
 /* start.S calls these. */
 void e500_entry(uint32_t r3, uint32_t r4, uint32_t r5, uint32_t r6, uint32_t r7);
@@ -248,7 +289,6 @@ struct e500_opts {
 	unsigned lpsize;		/* lpsize=: TSIZE of mode largepte */
 };
 extern struct e500_opts e500_opt;
-extern unsigned e500_ram_tsize;		/* tlb.c: the boot RAM entry's TSIZE */
 void e500_mmu_init(void);		/* mmu.c, from arch_init */
 
 /* user.c, user_mode.S: user mode (include/user.h).  e500_user_ksp: the
@@ -257,8 +297,18 @@ extern uint32_t e500_user_ksp, e500_user_kmsr;
 void e500_user_null_call(void);
 void e500_user_return(int rc) __attribute__((noreturn));
 
-/* cpu.c: probe memory (below the loader's stack if it lies in RAM). */
+/* cpu.c: probe memory (below the loader's stack if it lies in RAM, and
+ * clear of what the device tree reserves). */
 void e500_set_probe_mem(uint64_t ram_bytes);
+
+/* mpic.c: every source masked while we run (CTPR), the loader's back;
+ * watchdog.c: the core watchdog the loader armed, serviced. */
+void e500_mpic_mask(void);
+void e500_mpic_restore(void);
+const char *e500_mpic_text(void);
+const char *e500_core_watchdog_text(void);
+void e500_core_watchdog_init(void);
+void e500_core_watchdog_service(void);
 
 #endif /* __ASSEMBLY__ */
 #endif

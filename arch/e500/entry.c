@@ -1,12 +1,14 @@
 /* From the registers the loader left to boot_info: which entry path, the
  * device tree, the command line or argv; then the boot translation, before
  * anything touches the console (the CCSR block is mapped by it). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "arch.h"
 #include "boot_info.h"
 #include "e500.h"
+#include "pagetable.h"
 #include "report.h"
 
 #define EPAPR_MAGIC	0x45504150u	/* "EPAP": r6 of an ePAPR entry (r3 = device tree) */
@@ -19,7 +21,11 @@ static int entered_by_go;
 
 _Static_assert(sizeof(struct e500_loader_regs) == LOADER_REGS_BYTES, "start.S LR_BYTES");
 
-/* The loader's interrupt vectors and PID, before arch_init sets ours. */
+_Static_assert(sizeof(struct e500_tlb_entry) == 20, "return.S REC");
+_Static_assert(offsetof(struct e500_loader_tlb, n0) == 16 * 20, "return.S T_N0");
+_Static_assert(offsetof(struct e500_loader_tlb, tlb0) == 16 * 20 + 4, "return.S T_TLB0");
+
+/* The loader's interrupt vectors and PIDs, before arch_init sets ours. */
 static void keep_loader_vectors(void)
 {
 	struct e500_loader_regs *l = &loader_regs;
@@ -29,7 +35,7 @@ static void keep_loader_vectors(void)
 #undef KEEP
 	l->ivor32[0] = mfspr(SPR_IVOR32), l->ivor32[1] = mfspr(SPR_IVOR32 + 1);
 	l->ivor32[2] = mfspr(SPR_IVOR32 + 2), l->ivor32[3] = mfspr(SPR_IVOR32 + 3);
-	l->pid = mfspr(SPR_PID);
+	l->pid = mfspr(SPR_PID), l->pid1 = mfspr(SPR_PID1), l->pid2 = mfspr(SPR_PID2);
 }
 
 static void give_back_vectors(void)
@@ -45,6 +51,8 @@ static void give_back_vectors(void)
 	mtspr(SPR_IVOR32 + 3, l->ivor32[3]);
 	mtspr(SPR_IVPR, l->ivpr);
 	mtspr(SPR_PID, l->pid);
+	mtspr(SPR_PID1, l->pid1);
+	mtspr(SPR_PID2, l->pid2);
 }
 
 /* Only after go: bootm's and QEMU's entries have no caller to go back to. */
@@ -53,29 +61,42 @@ int arch_can_return(void)
 	return entered_by_go;
 }
 
-/* Back to U-Boot's go: its vectors, PID and timer, then its TLB1 and
- * registers (return.S), stepping over on a TLB1 entry it left invalid
- * that maps RAM in address space 1 (ESEL_AS1's, or a copy of it). */
+/* Back to U-Boot's go: its MPIC priority, vectors, PIDs and timer, then
+ * its TLB1, TLB0 and registers (return.S), stepping over on the highest
+ * TLB1 entry it left invalid, which maps our first RAM entry (the image)
+ * in address space 1. */
 void arch_return_to_loader(int status)
 {
-	unsigned f = ESEL_AS1;
+	const struct e500_loader_tlb *t = &e500_loader_tlb;
+	uint32_t ram0 = tsize_bytes(e500_ram.tsize[0]);
+	unsigned f = 15;
 
 	mtmsr(mfmsr() & ~(MSR_EE | MSR_CE | MSR_DE));
-	while (f > ESEL_PINS && (e500_loader_tlb1[f].mas1 & MAS1_V))
-		f--;		/* the highest entry the loader left invalid */
-	if (e500_loader_tlb1[f].mas1 & MAS1_V) {
+	while (f > ESEL_PINS && (t->tlb1[f].mas1 & MAS1_V))
+		f--;
+	if (t->tlb1[f].mas1 & MAS1_V) {
 		report_diag("exit=return: the loader left no TLB1 entry free to step over on: halting");
 		arch_halt();
 	}
-	if (f != ESEL_AS1)	/* our AS1 RAM entry, copied where the loader has none */
-		e500_tlbwe(MAS0_TLBSEL1 | MAS0_ESEL(f), MAS1_V | MAS1_TS | MAS1_TSIZE(e500_ram_tsize), 0,
-			   MAS3_SX | MAS3_SW | MAS3_SR, 0);
+	for (unsigned i = 0; i < 16; i++)	/* none of its own AS1 entries may hit ours */
+		if ((t->tlb1[i].mas1 & (MAS1_V | MAS1_TS)) == (MAS1_V | MAS1_TS) &&
+		    (t->tlb1[i].mas2 & 0xfffff000u) < ram0) {
+			report_diag("exit=return: the loader's TLB1[%u] maps RAM in address space 1, "
+				    "where we step over: halting", i);
+			arch_halt();
+		}
+	e500_mpic_restore();
+	/* Ours go before the stepping stone comes: two valid entries for one
+	 * address give an undefined translation (E500CORERM 12.3.3). */
+	e500_clear_as1_ram();
+	e500_tlbwe(MAS0_TLBSEL1 | MAS0_ESEL(f), MAS1_V | MAS1_TS | MAS1_TSIZE(e500_ram.tsize[0]), 0,
+		   MAS3_SX | MAS3_SW | MAS3_SR, 0);
 	give_back_vectors();
-	mtspr(SPR_TSR, TSR_WIS | TSR_DIS | TSR_FIS);
+	mtspr(SPR_TSR, TSR_ENW | TSR_WIS | TSR_DIS | TSR_FIS);
 	mtspr(SPR_TCR, loader_regs.tcr);
 	if (loader_regs.tcr & TCR_DIE)
 		mtspr(SPR_DEC, 1);	/* its tick handler reloads it at once */
-	e500_loader_return(status, f, e500_loader_tlb1);
+	e500_loader_return(status, f, t);
 }
 
 /* go's argv: fdt=<address> gives the device tree (U-Boot's go passes none:
@@ -91,6 +112,25 @@ static const void *fdt_from_argv(int argc, char **argv)
 		return *end || end == argv[i] + 4 ? 0 : (const void *)a;
 	}
 	return 0;
+}
+
+/* Without what the board needs from the device tree, say so and stop:
+ * only through the loader's own console, RAM and CCSR mapping (never an
+ * address a board might not have); with none of them, silently. */
+static void refusal_console(void)
+{
+	uint32_t va;
+	uint64_t pa = e500_fdt.ccsr_pa && e500_fdt.uart_off ? e500_fdt.ccsr_pa : 0;
+
+	if (!pa) {
+		pa = e500_loader_ccsr(&va);
+		e500_fdt.uart_off = E500_UART0_OFF;
+	}
+	e500_fdt.ram_bytes = e500_loader_ram();
+	if (!pa || !e500_fdt.ram_bytes)
+		arch_halt();
+	e500_fdt.ccsr_pa = pa;
+	e500_fdt.gpio_off = e500_fdt.guts_off = e500_fdt.mpic_off = 0;	/* nothing else touched */
 }
 
 void e500_entry(uint32_t r3, uint32_t r4, uint32_t r5, uint32_t r6, uint32_t r7)
@@ -121,21 +161,23 @@ void e500_entry(uint32_t r3, uint32_t r4, uint32_t r5, uint32_t r6, uint32_t r7)
 		bi->entry_name = "bd_t in r3, command line in r6/r7 (U-Boot bootm without a device tree)";
 		e500_fdt_source = "none: bootm was given no device tree (bootm <image> - <fdt>)";
 	}
+	e500_read_loader_tlb();
 	e500_fdt_error = fdt ? e500_fdt_read(fdt, &e500_fdt) : "no device tree was passed";
-	if (!e500_fdt_error && (!e500_fdt.ram_bytes || !e500_fdt.ccsr_pa || !e500_fdt.uart_off))
-		e500_fdt_error = "the device tree gives no /memory reg, /soc ranges or ns16550";
-	if (e500_fdt_error) {
-		/* Nothing to map RAM and console by: the board prints the error
-		 * through QEMU ppce500's fixed CCSR (e500_ccsr_fallback). */
-		e500_fdt.ram_bytes = 64u << 20;		/* only for the error path's map */
-		e500_fdt.ccsr_pa = E500_CCSR_FALLBACK_PA;
-		e500_fdt.uart_off = E500_UART_FALLBACK_OFF;
-	}
+	if (!e500_fdt_error && !e500_fdt.ram_bytes)
+		e500_fdt_error = "the device tree gives no /memory reg (U-Boot's own tree, before "
+				 "bootm's fix-ups? boot with bootm <image> - <fdt>)";
+	else if (!e500_fdt_error && (!e500_fdt.ccsr_pa || !e500_fdt.uart_off))
+		e500_fdt_error = "the device tree gives no /soc ranges or ns16550";
+	if (e500_fdt_error)
+		refusal_console();
 	if (bi->entry != ENTRY_UBOOT_GO) {
 		const char *a = e500_fdt.bootargs ? e500_fdt.bootargs : "";
 		strncpy(cmdline, a, sizeof(cmdline) - 1);	/* boot_main reports overlong lines */
 		bi->cmdline = cmdline;
 	}
-	e500_boot_translation(e500_fdt.ram_bytes, e500_fdt.ccsr_pa);
+	/* Where no translation of ours can be made, no console can be had
+	 * either: stop (the loader's state as it was). */
+	if (e500_boot_translation(e500_fdt.ram_bytes, e500_fdt.ccsr_pa))
+		arch_halt();
 	boot_main();
 }

@@ -111,6 +111,10 @@ void e500_exception(struct e500_frame *f)
 		e500_dec_interrupt();	/* the watchdog: back to the run loop, or on */
 		return;
 	}
+	if (f->vector == 11 && !dumping) {
+		e500_core_watchdog_service();	/* the fixed-interval timer */
+		return;
+	}
 	if (!dumping && !critical(f->vector) && (f->srr1 & MSR_PR) && e500_user_ksp) {
 		user_exception(f);	/* user mode: its calls and faults */
 		return;
@@ -125,6 +129,17 @@ void e500_exception(struct e500_frame *f)
 	snprintf(why, sizeof(why), "unexpected exception: %s at 0x%08lx", vector_name(f->vector),
 		 (unsigned long)pc_of(f, &msr, &which));
 	exit(report_abort(why));
+}
+
+/* The MSR through rfi: QEMU 7.2's mtmsr leaves MSR[ME] as it was
+ * (measured: mtmsr with ME set reads back 0; rfi with SRR1[ME] sets it);
+ * on the core either would do (Book-E). */
+static void msr_by_rfi(uint32_t msr)
+{
+	uint32_t at;
+
+	__asm__ volatile("mtsrr1 %1\n\tbl 1f\n1:\tmflr %0\n\taddi %0, %0, 16\n\t"
+			 "mtsrr0 %0\n\trfi\n\tnop" : "=&b"(at) : "r"(msr) : "lr", "memory");
 }
 
 void arch_init(struct boot_info *bi)
@@ -147,6 +162,12 @@ void arch_init(struct boot_info *bi)
 #undef IVOR
 	mtspr(SPR_ESR, 0);
 	__asm__ volatile("isync");
+	/* Machine checks on, now that IVOR1 is ours: with MSR[ME] off (as
+	 * U-Boot's bootm leaves it) a bus, ECC or parity error checkstops the
+	 * core without a word (E500CORERM 4.7.2). */
+	msr_by_rfi(mfmsr() | MSR_ME);
+	e500_core_watchdog_init();
+	e500_mpic_mask();
 	e500_mmu_init();
 }
 

@@ -23,7 +23,7 @@
  * first becomes 4K PTEs) and the vectors get their own 4 KiB pin, which
  * never goes.  Pins are IPROT: tlbivax and flash invalidation keep them.
  * TLB1 is rewritten from address space 1 (MSR[IS,DS] = 1, where
- * TLB1[ESEL_AS1] maps RAM), since the entries we run in change.
+ * TLB1's top entries map RAM: tlb.c), since the entries we run in change.
  *
  * User mode (user.c) runs in AS 0 as the kernel does: the window's PTEs
  * carry UR/UW/UX, everything else (the kernel's PTEs, large pages, the
@@ -42,7 +42,7 @@
 #include "report.h"
 
 #define PIN_SIZE	(16u << 20)
-#define MAX_PINS	(ESEL_AS1 - ESEL_PINS - 1)	/* one TLB1 entry left for large pages */
+#define MAX_PINS	(ESEL_AS1_LOWEST - ESEL_PINS - 1)	/* one TLB1 entry left for large pages */
 
 extern uint32_t e500_mmu_state[MMU_STATE_BYTES / 4];
 extern uint8_t e500_tlb0_victim[TLB0_SETS];
@@ -103,12 +103,11 @@ static void write_pins(int boot_entry)
 	uint32_t msr = mfmsr();
 
 	mtmsr((msr & ~MSR_EE) | MSR_IS | MSR_DS);
-	for (unsigned e = 0; e < ESEL_AS1; e++)
+	for (unsigned e = 0; e < e500_ram.as1_first; e++)
 		if (e != ESEL_CCSR)
 			e500_tlbwe(MAS0_TLBSEL1 | MAS0_ESEL(e), 0, 0, 0, 0);
 	if (boot_entry)
-		e500_tlbwe(MAS0_TLBSEL1 | MAS0_ESEL(ESEL_RAM), MAS1_V | MAS1_IPROT |
-			   MAS1_TSIZE(e500_ram_tsize), 0, E500_BOOT_RAM_MAS3, 0);
+		e500_write_ram(0);
 	for (unsigned i = 0; i < npins; i++) {
 		e500_tlbwe(MAS0_TLBSEL1 | MAS0_ESEL(ESEL_PINS + i),
 			   MAS1_V | MAS1_IPROT | MAS1_TSIZE(tsize_of(pins[i].size)), pins[i].base,
@@ -351,6 +350,7 @@ void e500_mmu_init(void)
 	for (unsigned i = 0; i < 1024; i++)
 		e500_pgd[i] = (uint32_t)e500_empty_table;
 	STATE(MMU_RRFIRST_OFF) = STATE(MMU_RRNEXT_OFF) = ESEL_PINS;
+	STATE(MMU_RRLIMIT_OFF) = e500_ram.as1_first;
 	mtspr(SPR_SPRG3, (uint32_t)e500_pgd);
 	mtspr(SPR_MAS4, MAS1_TSIZE(TSIZE_4K));
 }

@@ -1,5 +1,5 @@
 /* The self-check's access to one word (boot/mmu.c drives the check):
- * "physical" is address space 1, where TLB1[ESEL_AS1] maps RAM 1:1 in
+ * "physical" is address space 1, where TLB1's top entries map RAM 1:1 in
  * every mode (tlb.c): MSR[DS] set around it (arch/powerpc/check_word.h). */
 #include "pagetable.h"
 #include "../powerpc/check_word.h"

@@ -17,14 +17,16 @@
 #define LR_IVPR		16
 #define LR_R13		20	/* r13..r31: 19 words */
 #define LR_TCR		96
-#define LR_BYTES	184	/* sizeof(struct e500_loader_regs), asserted in entry.c */
+#define LR_BYTES	LOADER_REGS_BYTES	/* asserted in entry.c */
 
 	.section .text.entry, "ax"
 	.globl	_start
 _start:
 	/* Interrupts off first: U-Boot leaves MSR[EE] on with its
 	 * decrementer ticking, which must not reach our vectors once IVPR
-	 * moves.  Critical and debug interrupts too. */
+	 * moves.  Critical and debug interrupts too.  Machine checks
+	 * (MSR[ME]) arch_init turns on once the vectors are ours: U-Boot's
+	 * bootm leaves them off (arch_preboot_os). */
 	mfmsr	r12			/* the loader's MSR, stored below */
 	lis	r11, (MSR_EE | MSR_CE | MSR_DE)@h
 	ori	r11, r11, (MSR_EE | MSR_CE | MSR_DE)@l
@@ -45,9 +47,11 @@ _start:
 	stmw	r13, LR_R13(r11)	/* r13..r31 */
 
 	/* No timer interrupts while we run: the decrementer's, FIT's and
-	 * watchdog's enables and auto-reload off in TCR (the watchdog's
-	 * reset setting stays), the decrementer stopped at 0, then every
-	 * pending status bit cleared (write 1 to clear). */
+	 * watchdog's enables and auto-reload off in TCR, the decrementer
+	 * stopped at 0, then every pending status bit cleared (write 1 to
+	 * clear).  The watchdog's period and reset control stay: TCR[WRC]
+	 * cannot be cleared once set (E500CORERM 2.8.1), so watchdog.c
+	 * services a watchdog the loader armed, as its decrementer tick did. */
 	mfspr	r0, SPR_TCR
 	stw	r0, LR_TCR(r11)		/* the loader's TCR */
 	lis	r10, (TCR_WIE | TCR_DIE | TCR_FIE | TCR_ARE)@h
@@ -55,7 +59,7 @@ _start:
 	mtspr	SPR_TCR, r0
 	li	r0, 0
 	mtspr	SPR_DEC, r0		/* decrementer stopped */
-	lis	r10, (TSR_WIS | TSR_DIS | TSR_FIS)@h
+	lis	r10, (TSR_ENW | TSR_WIS | TSR_DIS | TSR_FIS)@h
 	mtspr	SPR_TSR, r10
 	isync
 

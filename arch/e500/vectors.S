@@ -15,7 +15,7 @@
  * script keeps to the image's first 4 KiB and mmu.c pins with one TLB1
  * entry in every translated mode (the only kernel page pinned in normal).
  * Their data accesses go through address space 1 (MSR[DS] = 1 set first
- * thing: TLB1[ESEL_AS1] maps RAM 1:1 there, in every mode), as the 405's
+ * thing: TLB1's top entries map RAM 1:1 there, in every mode), as the 405's
  * handlers run with translation off: the counters, the directory, the page
  * tables and the frame never miss either.  rfi puts SRR1's DS back.
  * The TLB miss vectors hold the fast path themselves.
@@ -41,9 +41,11 @@ e500_ivor##n:								\
  * SRR0).  On a miss the e500 has already filled the MAS registers for the
  * entry to write (MAS4's defaults, set by mmu.c): MAS1 = valid, TID =
  * PID, 4K, MAS2 = the page's EPN; MAS0 = TLB0 and the CPU's next victim
- * way, which we replace by our own: round robin in each set (QEMU's is
- * one counter over all sets, so that pages 128 apart evict each other and
- * a cyclic walk of 256 pages never stays: measured).  The
+ * way, which we replace by our own: round robin in each set.  The core's
+ * hint comes from one 2-bit counter for all of TLB0 (E500CORERM 12.3.2.2,
+ * and QEMU does the same), so that pages 128 apart would evict each other
+ * and a cyclic walk of 256 pages would never stay; ours is a policy of
+ * this handler, the same on QEMU and silicon (doc/ppce500.md).  The
  * handler walks the page table (SPRG3 = directory, 1024 words, one per
  * 4 MiB; e500.h "A PTE"), counts the miss (and a kernel one: any address
  * outside the user window, whose entries also get TID 0, shared by every
@@ -122,7 +124,9 @@ x##leaf:			/* r11 = the leaf; r10 free from here */ \
 	mtspr	SPR_MAS0, r9;						\
 	rlwinm	r9, r9, 16, 28, 31;	/* the victim again ... */	\
 	addi	r9, r9, 1;	/* ... and the next: */			\
-	cmplwi	r9, ESEL_AS1;	/* below ESEL_AS1, */			\
+	lwz	r10, MMU_RRLIMIT_OFF(r10);	/* below AS1's RAM, */	\
+	cmplw	r9, r10;						\
+	mfspr	r10, SPR_SPRG3;						\
 	blt+	2f;							\
 	lwz	r9, MMU_RRFIRST_OFF(r10);	/* or the first unpinned */ \
 2:	stw	r9, MMU_RRNEXT_OFF(r10);				\

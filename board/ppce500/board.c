@@ -54,7 +54,8 @@ void board_init(struct boot_info *bi)
 			    "only those are used", (unsigned long long)bi->ram_bytes >> 20,
 			    (unsigned long)e500_ram_mapped() >> 20);
 		bi->ram_bytes = e500_ram_mapped();
-		bi->ram_source = "the device tree's /memory reg, cut to the 1 GiB the RAM entry maps";
+		bi->ram_source = "the device tree's /memory reg, cut to what the RAM entries map "
+				 "(3 at most, each a power of 4 KiB, 1 GiB in all)";
 	}
 	bi->cpu_hz = e500_fdt.cpu_hz;
 	snprintf(cpu_source, sizeof(cpu_source), "the device tree's /cpus clock-frequency%s",
