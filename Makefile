@@ -282,9 +282,10 @@ $(BUILD)/tools/pagechase: tools/pagechase.c
 
 # make shims: the tests' stand-ins (selftest/shims/), not the product.  The
 # 405 loader, a firmware that U-Boot-boots the image on QEMU's ref405ep
-# (target C, linked where QEMU -kernel loads it); and arch code built for
-# the host to run on given registers (the 405GP's clocks, CPUID's TSC leaves).
-SHIMS := $(addprefix $(BUILD)/shims/,ppc405-loader.elf ppc405-clocks-host i386-tsc-host)
+# (target C, linked where QEMU -kernel loads it); the e500 stand-in for a
+# Freescale U-Boot on QEMU's ppce500; and arch code built for the host to
+# run on given registers (the 405GP's clocks, CPUID's TSC leaves).
+SHIMS := $(addprefix $(BUILD)/shims/,ppc405-loader.elf e500-uboot.elf ppc405-clocks-host i386-tsc-host)
 shims: $(SHIMS)
 
 SHIM_405_CFLAGS := -mcpu=405 -msoft-float -O2 -Wall -ffreestanding -fno-pic -mno-relocatable
@@ -295,6 +296,20 @@ $(SHIM_405_OBJS): $(BUILD)/shims/obj/%.o: selftest/shims/%.c
 $(BUILD)/shims/ppc405-loader.elf: $(SHIM_405_OBJS)
 	$(Q)powerpc-linux-gnu-gcc $(SHIM_405_CFLAGS) -nostdlib -static -Wl,-Ttext=0x100000 -Wl,-e,_start \
 		-Wl,--build-id=none -o $@ $(SHIM_405_OBJS)
+
+# The e500 stand-in at 80 MiB: QEMU's own boot puts its device tree 24 MiB
+# past the ELF's end, which must stay inside the default 128 MiB.
+SHIM_E500_CFLAGS := -mcpu=8548 -msoft-float -O2 -Wall -ffreestanding -fno-pic -mno-relocatable
+SHIM_E500_OBJS := $(BUILD)/shims/obj/e500-uboot.o $(BUILD)/shims/obj/e500-uboot-asm.o
+$(BUILD)/shims/obj/e500-uboot.o: selftest/shims/e500-uboot.c
+	@mkdir -p $(dir $@)
+	$(Q)powerpc-linux-gnu-gcc $(SHIM_E500_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/shims/obj/e500-uboot-asm.o: selftest/shims/e500-uboot.S
+	@mkdir -p $(dir $@)
+	$(Q)powerpc-linux-gnu-gcc $(SHIM_E500_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/shims/e500-uboot.elf: $(SHIM_E500_OBJS)
+	$(Q)powerpc-linux-gnu-gcc $(SHIM_E500_CFLAGS) -nostdlib -static -Wl,-Ttext=0x05000000 -Wl,-e,_start \
+		-Wl,--build-id=none -o $@ $(SHIM_E500_OBJS)
 
 # Host shims: one source each (its .d named after the program), the arch
 # file beside it an object of its own.
@@ -333,7 +348,7 @@ help:
 	@echo '  walnut ref405ep pc ppce500 sandbox   one board (the same as BOARD=<name>)'
 	@echo '  tools           host programs: build/tools/{logcheck,console,mmuguess,cachesim,pagechase,mmureport,cpuiddecode}'
 	@echo '  fuzz            libFuzzer targets: build/fuzz/{fuzz_report,fuzz_args} (clang)'
-	@echo '  shims           the tests'"'"' stand-ins (selftest/shims/): build/shims/{ppc405-loader.elf,ppc405-clocks-host,i386-tsc-host}'
+	@echo '  shims           the tests'"'"' stand-ins (selftest/shims/): build/shims/{ppc405-loader.elf,e500-uboot.elf,ppc405-clocks-host,i386-tsc-host}'
 	@echo '  netboot         BOARD=<name>: a TFTP root in build/<name>/tftp'
 	@echo '  bootscr         BOARD=<name>: the U-Boot boot script only'
 	@echo '  probe-check     BOARD=<name> PROBE=tests/x.c: compile one probe as tests/ is'

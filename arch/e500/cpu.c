@@ -9,7 +9,7 @@
 #include "report.h"
 
 extern char __free_ram_start[];
-static char probe_mem_note[240];
+static char probe_mem_note[128];
 
 const char arch_name[] = "e500";
 
@@ -60,30 +60,31 @@ void arch_describe_cpu(void)
 		    "associative (TLB1CFG 0x%08lx), MMUCFG 0x%08lx", (unsigned long)(t0 & 0xfff),
 		    (unsigned long)(t0 >> 24), (unsigned long)t0, (unsigned long)(t1 & 0xfff),
 		    (unsigned long)t1, (unsigned long)mfspr(SPR_MMUCFG));
-	report_diag("tlb: %s", e500_tlb_text());
+	report_diag("tlb: %s", e500_tlb_text(0));
+	report_diag("tlb: %s", e500_tlb_text(1));
 	report_diag("caches: L1 data %lu KiB %u-way, instruction %lu KiB %u-way, %lu-byte lines "
 		    "(L1CFG0 0x%08lx, L1CFG1 0x%08lx); L1CSR0 0x%08lx, L1CSR1 0x%08lx as the loader left them",
 		    (unsigned long)l1_bytes(d) >> 10, l1_ways(d), (unsigned long)l1_bytes(i) >> 10,
 		    l1_ways(i), (unsigned long)arch_cache_line(), (unsigned long)d, (unsigned long)i,
 		    (unsigned long)mfspr(SPR_L1CSR0), (unsigned long)mfspr(SPR_L1CSR1));
 	report_diag("interrupts: MSR[EE,CE,DE] off at entry (the loader's MSR 0x%08lx), MSR[ME] on: "
-		    "machine checks dump (MSR 0x%08lx); TCR 0x%08lx (the loader's 0x%08lx: decrementer "
-		    "and watchdog interrupts off)", (unsigned long)loader_regs.msr,
-		    (unsigned long)mfmsr(), (unsigned long)mfspr(SPR_TCR), (unsigned long)loader_regs.tcr);
+		    "machine checks dump (MSR 0x%08lx)", (unsigned long)loader_regs.msr,
+		    (unsigned long)mfmsr());
+	report_diag("timers: TCR 0x%08lx (the loader's 0x%08lx): decrementer and watchdog "
+		    "interrupts off", (unsigned long)mfspr(SPR_TCR), (unsigned long)loader_regs.tcr);
 	report_diag("watchdog: %s", e500_core_watchdog_text());
 	report_diag("mpic: %s", e500_mpic_text());
 	report_diag("device tree: from %s%s%s", e500_fdt_source, e500_fdt.model ? ", model " : "",
 		    e500_fdt.model ? e500_fdt.model : "");
 	for (unsigned i = 0; i < e500_fdt.nreserved; i++)
-		report_diag("reserved: 0x%08llx-0x%08llx (%s): kept out of probe memory",
+		report_diag("reserved: 0x%08llx-0x%08llx (%s): not used",
 			    (unsigned long long)e500_fdt.reserved[i].base,
 			    (unsigned long long)(e500_fdt.reserved[i].base + e500_fdt.reserved[i].bytes - 1),
 			    e500_fdt.reserved[i].why);
 	if (e500_fdt.spin_table)
-		report_diag("cpus: cpu@%u waits on its spin table at 0x%llx (enable-method spin-table): "
-			    "its polling (dcbf, sync) is bus traffic under every memory figure; "
-			    "in U-Boot, setenv mp_holdoff 1 keeps it in reset", e500_fdt.spin_cpu,
-			    (unsigned long long)e500_fdt.spin_table);
+		report_diag("cpus: cpu@%u waits on its spin table at 0x%llx: its polling is bus "
+			    "traffic under every memory figure (U-Boot: setenv mp_holdoff 1)",
+			    e500_fdt.spin_cpu, (unsigned long long)e500_fdt.spin_table);
 	report_diag("probe memory: %#lx-%#lx (%s), then page tables to %#lx",
 		    (unsigned long)mem_probe_start(), (unsigned long)mem_probe_end(), probe_mem_note,
 		    (unsigned long)mem_ram_end());
@@ -137,18 +138,16 @@ void e500_set_probe_mem(uint64_t ram_bytes)
 		start = (uintptr_t)__free_ram_start;
 	if (arch_can_return() && sp < ram_bytes && sp >= start + (2u << 20)) {
 		end = (sp - (1u << 20)) & ~0xfffffu;
-		snprintf(probe_mem_note, sizeof(probe_mem_note),
-			 "from the 4 MiB after the image's to below go's stack at %#lx less 1 MiB: "
-			 "U-Boot, which exit=return goes back to, lies above", (unsigned long)sp);
+		snprintf(probe_mem_note, sizeof(probe_mem_note), "past the image, below go's stack "
+			 "at %#lx less 1 MiB: U-Boot lies above", (unsigned long)sp);
 	} else {
 		snprintf(probe_mem_note, sizeof(probe_mem_note),
-			 "from the 4 MiB after the image's to the end of RAM: no way back to the loader, "
-			 "so none of its memory is kept");
+			 "past the image to the end of RAM: no way back to the loader");
 	}
 	largest_free(start, end, &bs, &be);
 	if (bs != start || be != end)
-		snprintf(probe_mem_note + strlen(probe_mem_note), sizeof(probe_mem_note) - strlen(probe_mem_note),
-			 "; the largest stretch clear of what the device tree reserves");
+		snprintf(probe_mem_note + strlen(probe_mem_note), sizeof(probe_mem_note) -
+			 strlen(probe_mem_note), "; the largest stretch clear of the reserved");
 	mem_set_free_ram(bs, be);
 }
 

@@ -266,7 +266,7 @@ void e500_read_loader_tlb(void);
 const char *e500_boot_translation(uint64_t ram_bytes, uint64_t ccsr_pa);
 void e500_write_ram(int as1);		/* RAM's entries in AS0 (the boot's) or AS1 */
 void e500_clear_as1_ram(void);
-const char *e500_tlb_text(void);
+const char *e500_tlb_text(int line);	/* the banner's two lines */
 uint32_t e500_ram_mapped(void);		/* bytes the RAM entries map */
 /* The RAM the loader maps 1:1 from 0 around the image, 0 none (what is
  * known to exist when no device tree says). */

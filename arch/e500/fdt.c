@@ -11,13 +11,8 @@
 #include <stdint.h>
 #include <string.h>
 #include "e500.h"
+#include "fdt.h"
 
-#define FDT_MAGIC	0xd00dfeedu
-#define FDT_BEGIN_NODE	1
-#define FDT_END_NODE	2
-#define FDT_PROP	3
-#define FDT_NOP		4
-#define FDT_END		9
 #define MAX_DEPTH	8
 
 struct e500_fdt_info e500_fdt;

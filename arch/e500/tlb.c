@@ -19,12 +19,12 @@ extern char __free_ram_start[];
 uint32_t e500_tlb_switch(uint32_t ram_mas1, uint32_t ccsr_mas1, uint32_t ccsr_mas2, uint32_t ccsr_mas3,
 		     uint32_t ccsr_mas7);
 
-static char text[400];
+static char text[2][200];	/* two banner lines: RAM; the CCSR and AS1 */
 struct e500_ram_map e500_ram;
 struct e500_loader_tlb e500_loader_tlb;
 
 uint32_t e500_ram_mapped(void) { return e500_ram.bytes; }
-const char *e500_tlb_text(void) { return text; }
+const char *e500_tlb_text(int i) { return text[i]; }
 
 static void tlb_read(struct e500_tlb_entry *e, uint32_t mas0, uint32_t mas2)
 {
@@ -186,14 +186,15 @@ const char *e500_boot_translation(uint64_t ram_bytes, uint64_t ccsr_pa)
 	mtspr(SPR_PID1, 0);
 	mtspr(SPR_PID2, 0);
 	__asm__ volatile("isync");
-	int n = snprintf(text, sizeof(text), "the loader's %u valid TLB1 and %u valid TLB0 entries "
-			 "replaced by RAM 0-0x%08lx 1:1 in %u entr%s (", valid, e500_loader_tlb.n0,
+	int n = snprintf(text[0], sizeof(text[0]), "the loader's %u valid TLB1 and %u valid TLB0 "
+			 "entries replaced: RAM 0-0x%08lx 1:1 in %u entr%s (", valid, e500_loader_tlb.n0,
 			 (unsigned long)r->bytes - 1, r->n, r->n > 1 ? "ies" : "y");
 	for (unsigned i = 0; i < r->n; i++)
-		n += snprintf(text + n, sizeof(text) - n, "%s%lu MiB at TLB1[%u]", i ? ", " : "",
-			      (unsigned long)tsz(r->tsize[i]) >> 20, ram_esel(i));
-	snprintf(text + n, sizeof(text) - n, "; rounded down), TLB1[%d] the CCSR at 0x%08lx "
-		 "(physical 0x%llx, I|G), TLB1[%u-15] RAM in AS1", ESEL_CCSR, (unsigned long)E500_CCSR_VA,
+		n += snprintf(text[0] + n, sizeof(text[0]) - n, "%s%lu MiB at TLB1[%u]", i ? ", " : "",
+			      (unsigned long)(tsz(r->tsize[i]) >> 20), ram_esel(i));
+	snprintf(text[0] + n, sizeof(text[0]) - n, "; rounded down)");
+	snprintf(text[1], sizeof(text[1]), "TLB1[%d] the CCSR at 0x%08lx (physical 0x%llx, I|G), "
+		 "TLB1[%u-15] RAM in AS1", ESEL_CCSR, (unsigned long)E500_CCSR_VA,
 		 (unsigned long long)ccsr_pa, r->as1_first);
 	return 0;
 }

@@ -85,7 +85,9 @@ void board_exit(int how, int status)
 	ns16550_drain(&uart);
 	if (how == EXIT_QEMU)
 		qemu_exit();
-	if (how == EXIT_RETURN && arch_can_return())
+	/* After go, a run refused for want of a device tree goes back with
+	 * its status whatever exit= said: there is nothing to power off by. */
+	if ((how == EXIT_RETURN || e500_fdt_error) && arch_can_return())
 		arch_return_to_loader(status);
 	arch_halt();
 }
