@@ -3,7 +3,9 @@ device-type templates from its Debian package): the device dictionaries
 rendered and checked with lava-common's device schema, the jobs checked by
 lava-dispatcher's own validation, the U-Boot job run end to end by lava-run
 against QEMU's x86 U-Boot (interrupt, TFTP, iminfo, go, monitors, results),
-the multiboot job, and mmureport reading lava-run's log and output.yaml."""
+the multiboot job, and mmureport reading lava-run's log and output.yaml.
+The monitors: one case per KTAP result, per figure (measurement and units)
+and per aborted run's reason."""
 import os
 import re
 import shutil
@@ -15,7 +17,7 @@ import zlib
 import pytest
 import yaml
 
-from conftest import LOGCHECK, TOP, parse, run_qemu
+from conftest import LOGCHECK, TOP, checked_lines, parse, run_qemu
 
 LAVA = os.path.join(TOP, "lab", "lava")
 LAVA_RUN = os.path.join(LAVA, "lava-run-local")
@@ -25,7 +27,16 @@ UBOOT_ROM = "/usr/lib/u-boot/qemu-x86/u-boot.rom"
 PYTHON = "/usr/bin/python3"
 # Few probes, two kinds of table: the run after U-Boot is about 1 s of TCG.
 QUICK = "quick probes=boot,demand,tlbwalk modes=flat,2level"
-JOBS = ("walnut.yaml", "qemu-x86-uboot.yaml", "qemu-pc.yaml")
+JOBS = ("walnut.yaml", "qemu-x86-uboot.yaml", "qemu-ppce500-uboot.yaml", "qemu-pc.yaml")
+# lava-dispatcher's serial connection reads up to the device's spawn_maxread
+# characters at a time (lava-server's base.jinja2: 4092) and its pexpect
+# searches only the last 4000 (ShellCommand's searchwindowsize): a read that
+# brings more than 4000 less the line a monitor waits for the end of cuts
+# that line's start off, and its case is lost.  2000: a line and a read fit.
+SPAWN_MAXREAD = 2000
+# A curve's point as the image's rl_curve_point (lib/result_line.c) tells
+# it, a metric [<prefix>_]<number>[p]_ns or _mbs: no LAVA case.
+CURVE_POINT = re.compile(r"[._]\d+p?_(?:ns|mbs)$")
 
 
 def need(module, package):
@@ -82,6 +93,9 @@ def test_device_dictionaries_pass_lava_commons_schema(templates, tmp_path, qmp_d
     assert walnut["actions"]["deploy"]["parameters"]["mkimage_arch"] == "powerpc"
     assert qemu["actions"]["deploy"]["parameters"]["mkimage_arch"] == "x86"
     assert walnut["commands"]["connect"].endswith("/dev/ttyUSB0 115200")
+    # The templates default it (no device dictionary need know it).
+    for d in (walnut, qemu, pc):
+        assert d["constants"]["spawn_maxread"] == str(SPAWN_MAXREAD)
     assert walnut["parameters"]["bootm"]["kernel"] == "0x01000000"
     assert qemu["parameters"]["bootm"]["kernel"] == "0x02000000"
     for d in (walnut, qemu):
@@ -155,6 +169,8 @@ def test_lava_jobs_validate(templates, tmp_path, qmp_dir, job, device, image):
     rc, _, records, err = lava_run(tmp_path, job_file(tmp_path, job, url), dev, validate=True)
     assert rc == 0, err
     assert {"case": "validate", "definition": "lava", "result": "pass"} in results(records), err
+    # The job's timeout holds its actions' (lava-run warns otherwise).
+    assert "exceeds Job timeout" not in err, err
     broken = tmp_path / "broken.yaml"
     broken.write_text(re.sub(r"\n      pattern: [^\n]*", "", (tmp_path / job).read_text(), count=1))
     rc, _, _, err = lava_run(tmp_path, broken, dev, validate=True)
@@ -173,35 +189,63 @@ def report(path):
     return p.returncode, p.stdout, p.stderr
 
 
-def check_cases(records, log):
-    """One LAVA case per KTAP result, named as mmubench printed it, with
-    its result; the Totals case passes; the job passes."""
+def figures(log):
+    """{name: (value, unit)} of the log's measurements, but a curve's points."""
+    return {j["name"]: (float(j["value"]), j["unit"]) for j in checked_lines(log)[0]
+            if j["kind"] == "measurement" and not CURVE_POINT.search(j["name"])}
+
+
+def check_cases(records, log, status="pass"):
+    """In suite mmubench one LAVA case per KTAP result, named as mmubench
+    printed it, with its result; one per aborted run's reason, failing; one
+    per figure, passing, with its value and unit as LAVA's measurement and
+    units.  The Totals case passes if `status` is pass, the job passes."""
     run = parse(log)
+    assert run.status() == status, log
     cases = results(records, "mmubench")
-    assert len(cases) == len(run.results) == run.planned() > 0, cases
-    got = {c["extra"]["test_case_id"]: c["result"] for c in cases}
-    want = {k: {"ok": "pass", "not ok": "fail", "skip": "skip"}[v] for k, v in run.results.items()}
-    assert got == want
-    # LAVA's monitor makes the case name of the name (re.sub(r"\W+", "_"),
-    # not configurable in lava-dispatcher 2023.01); the name as printed is
-    # the case's extra.test_case_id.
-    assert [c["case"] for c in cases] == [re.sub(r"\W+", "_", c["extra"]["test_case_id"])
-                                          for c in cases]
-    assert not any("measurement" in c for c in cases)
-    assert [c["result"] for c in results(records, "mmubench-totals")] == ["pass"]
+    # LAVA's monitor makes the case name of the name (lowercased,
+    # re.sub(r"\W+", "_"), not configurable in lava-dispatcher 2023.01); the
+    # name as printed is the case's extra.test_case_id.  lava-server keeps a
+    # case's extra in a file named by suite, case and level: one case a name.
+    names = [c["case"] for c in cases]
+    assert names == [re.sub(r"\W+", "_", c["extra"]["test_case_id"].lower()) for c in cases]
+    assert len(set(names)) == len(names), names
+    figs = [c for c in cases if c["units"]]
+    assert {c["extra"]["test_case_id"]: (float(c["measurement"]), c["units"]) for c in figs} \
+        == figures(log) and len(figs) == len(figures(log))
+    assert figs or status != "pass"
+    assert {c["result"] for c in figs} <= {"pass"}
+    # The others have no figure: measurement None, units "" (as lava-server
+    # stores a case without units).
+    ktap = [c for c in cases if not c["units"]]
+    assert all(c["measurement"] is None and c["units"] == "" for c in ktap), ktap
+    got = {c["extra"]["test_case_id"]: c["result"] for c in ktap}
+    want = {k: {"ok": "pass", "not ok": "fail", "skip": "skip", "timeout": "fail"}[v]
+            for k, v in run.results.items()}
+    want.update({l[2:]: "fail" for l in run.lines if l.startswith("# run aborted: ")})
+    assert got == want and len(ktap) == len(want)
+    assert len(run.results) == run.planned() > 0
+    totals = "pass" if status == "pass" else "fail"
+    assert [c["result"] for c in results(records, "mmubench-totals")] == [totals]
     assert results(records, "lava")[-1] == {"case": "job", "definition": "lava", "result": "pass"}
     return run
 
 
-def run_uboot_job(tmp_path, job, url, bootargs, boot, seen):
+def run_uboot_job(tmp_path, job, url, bootargs, boot, seen, status="pass"):
     """lava-run on a U-Boot job (its device.yaml in tmp_path) with
-    `bootargs` and exit=halt: typed, autoboot stopped, DHCP, tftpboot and
-    then the commands `boot`; the strings `seen` on the console; the KTAP
-    intact and one passing case per result.  Returns the console, the
-    log's JSON lines and lava-run's log."""
+    `bootargs` and exit=halt, checked by check_uboot_job.  Returns the
+    console, the log's record lines and lava-run's log."""
     job = job_file(tmp_path, job, url, bootargs + " exit=halt")
     rc, lines, records, err = lava_run(tmp_path, job, tmp_path / "device.yaml", timeout=150)
     assert rc == 0, err
+    return check_uboot_job(records, bootargs, boot, seen, status), lines, err
+
+
+def check_uboot_job(records, bootargs, boot, seen, status="pass"):
+    """A U-Boot job's records: `bootargs` and exit=halt typed, autoboot
+    stopped, DHCP, tftpboot and then the commands `boot`; the strings
+    `seen` on the console; the KTAP intact, its status `status`, and the
+    cases of check_cases.  Returns the console."""
     log = lava_console(records)
     typed = [r["msg"].strip() for r in records if r["lvl"] == "input"]
     assert typed[:4] == ["setenv autoload no", "dhcp", "setenv serverip 10.0.2.2",
@@ -212,9 +256,9 @@ def run_uboot_job(tmp_path, job, url, bootargs, boot, seen):
         assert s in log, s
     p = subprocess.run([LOGCHECK], input=log[log.index("KTAP version 1"):],
                        capture_output=True, text=True, timeout=30)
-    assert p.returncode == 0, p.stderr
-    assert check_cases(records, log).status() == "pass"
-    return log, lines, err
+    assert p.returncode == (0 if status == "pass" else 1), p.stderr
+    check_cases(records, log, status)
+    return log
 
 
 def test_lava_run_uboot_job_against_qemu_x86_uboot(templates, tmp_path, qmp_dir):
@@ -251,7 +295,7 @@ def test_lava_run_uboot_job_against_qemu_x86_uboot(templates, tmp_path, qmp_dir)
 
 def test_lava_run_multiboot_job(templates, tmp_path):
     """The pc image under QEMU's multiboot loader (boot: qemu) with the
-    same monitors: one case per KTAP result, 30 for the quick suite's 30."""
+    same monitors: one case per KTAP result and per figure."""
     need("lava_dispatcher", "lava-dispatcher")
     dev = tmp_path / "device.yaml"
     render("qemu-pc-01.jinja2", dev)
@@ -302,9 +346,10 @@ def test_mmureport_reads_what_lava_logs(tmp_path):
 
 def monitor(mon, text):
     """A LAVA test monitor over a console text, as lava-dispatcher runs it
-    (pexpect: after the start string, the earliest of end and pattern)."""
-    pos = text.index(mon["start"]) + len(mon["start"])
-    end, pat, found = re.compile(mon["end"]), re.compile(mon["pattern"]), []
+    (pexpect, its patterns compiled with re.DOTALL: after the start, the
+    earliest of end and pattern; all named groups, None where unmatched)."""
+    pos = re.compile(mon["start"], re.S).search(text).end()
+    end, pat, found = re.compile(mon["end"], re.S), re.compile(mon["pattern"], re.S), []
     while True:
         e, m = end.search(text, pos), pat.search(text, pos)
         if e and (not m or e.start() <= m.start()):
@@ -323,28 +368,108 @@ def own_line_integrity(text):
                   text, flags=re.M)
 
 
-@pytest.mark.parametrize("form", ["suffix", "own-line"])
-def test_monitors_match_a_ppc405_log(form):
-    """The jobs' monitors (the same in all three) over a ppc405 quick run
-    captured now, with a failing and a skipped case; result lines with the
-    integrity field at their end or on the comment line after them."""
+def job_monitors():
+    """The jobs' monitors, the same in all four."""
     mons = []
     for job in JOBS:
         with open(os.path.join(LAVA, job)) as f:
             mons.append(yaml.safe_load(f)["actions"][2]["test"]["monitors"])
-    assert mons[0] == mons[1] == mons[2]
+    assert all(m == mons[0] for m in mons)
+    return mons[0]
+
+
+def monitor_cases(text):
+    """The mmubench monitor's cases over a console text: {test_case_id:
+    result} of those without a figure, {test_case_id: (value, units)} of the
+    others (all passing), and the Totals monitor's results."""
+    mons = job_monitors()
+    found = monitor(mons[0], text)
+    figs = {d["test_case_id"]: (float(d["measurement"]), d["units"]) for d in found if d["units"]}
+    assert {d["result"] for d in found if d["units"]} <= {"pass"}
+    assert all(d["measurement"] is None for d in found if not d["units"])
+    ktap = {d["test_case_id"]: d["result"] for d in found if not d["units"]}
+    return ktap, figs, [d["result"] for d in monitor(mons[1], text)]
+
+
+@pytest.mark.parametrize("form", ["suffix", "own-line"])
+def test_monitors_match_a_ppc405_log(form):
+    """The jobs' monitors over a ppc405 quick run captured now, with a
+    failing and a skipped case; result lines with the integrity field at
+    their end or on the comment line after them; every figure but a
+    curve's points with its value and unit, not the seal."""
     run = run_qemu("ref405ep", "quick", "probes=boot,demand,tlbwalk", "mmu_break=1", timeout=60)
     assert run.rc == 1, run.stderr      # mmu_break: the translated modes fail their self-check
     text = run.log.replace("\n", "\r\n")
     if form == "own-line":
         text = own_line_integrity(text)
         assert "\r\n# @" in text
-    found = monitor(mons[0][0], text)
-    res = {d["test_case_id"]: d["result"] for d in found}
+    ktap, figs, totals = monitor_cases(text)
     want = {k: {"ok": "pass", "not ok": "fail", "skip": "skip"}[v] for k, v in run.results.items()}
-    assert res == want and len(found) == run.planned()
-    assert {"pass", "fail", "skip"} <= set(res.values()), res
-    assert [d["result"] for d in monitor(mons[0][1], text)] == ["fail"]
+    assert ktap == want and len(ktap) == run.planned()
+    assert {"pass", "fail", "skip"} <= set(ktap.values()), ktap
+    assert figs == figures(run.log) and figs, figs
+    assert figs["boot.real.heap_kib"] == (1024.0, "KiB"), figs
+    assert totals == ["fail"]
+
+
+@pytest.mark.parametrize("args,reason,result", [
+    (("reps=0",), "bad boot arguments", "run.none"),
+    (("crash=data",), "unexpected exception: ", "crash.data")])
+def test_monitors_make_a_failing_case_of_an_aborted_run(args, reason, result):
+    """An aborted run (a bad boot argument: before any measurement; an
+    exception) is a failing case named by its "# run aborted:" reason, its
+    failing result, and a failing Totals."""
+    run = run_qemu("ref405ep", *args, timeout=30)
+    assert run.rc == 1 and run.status() == "fail", run.log
+    ktap, figs, totals = monitor_cases(run.log.replace("\n", "\r\n"))
+    aborted = [k for k in ktap if k.startswith("run aborted: ")]
+    assert len(aborted) == 1 and aborted[0].startswith("run aborted: " + reason), ktap
+    assert f"# {aborted[0]}" in run.lines
+    assert ktap[aborted[0]] == "fail" and ktap[result] == "fail", ktap
+    assert figs == figures(run.log) and totals == ["fail"]
+
+
+def pexpect_cases(text, maxread):
+    """The monitors' test_case_ids over a console text as lava-dispatcher's
+    pexpect finds them: reads of `maxread` characters, searched in the last
+    4000 (ShellCommand's searchwindowsize), the earliest of end and pattern
+    after the start.  A start never found: the cases before it."""
+    pexpect = pytest.importorskip("pexpect")
+    from pexpect.spawnbase import SpawnBase
+
+    class Reads(SpawnBase):
+        def __init__(self):
+            super().__init__(timeout=1, maxread=maxread, searchwindowsize=4000,
+                             encoding="utf-8")
+            self.reads = [text[i:i + maxread] for i in range(0, len(text), maxread)]
+
+        def read_nonblocking(self, size=1, timeout=None):
+            if not self.reads:
+                raise pexpect.EOF("the end of the console")
+            return self.reads.pop(0)
+
+    spawn, found = Reads(), []
+    for mon in job_monitors():
+        try:
+            spawn.expect(mon["start"])
+        except pexpect.EOF:
+            return found
+        while spawn.expect([pexpect.EOF, pexpect.TIMEOUT, mon["end"], mon["pattern"]]) == 3:
+            found.append(spawn.match.group("test_case_id"))
+    return found
+
+
+def test_monitors_keep_every_case_through_lava_dispatchers_reads():
+    """A whole run read at once, as when lava-dispatcher is behind the
+    board: with SPAWN_MAXREAD every case (results, figures, Totals); with
+    lava-server's default 4092 some are lost."""
+    run = run_qemu("ref405ep", "quick", "probes=boot,demand,tlbwalk", timeout=60)
+    assert run.rc == 0, run.stderr
+    text = run.log.replace("\n", "\r\n")
+    want = [d["test_case_id"] for mon in job_monitors() for d in monitor(mon, text)]
+    assert len(want) == len(run.results) + len(figures(run.log)) + 1
+    assert pexpect_cases(text, SPAWN_MAXREAD) == want
+    assert len(pexpect_cases(text, 4092)) < len(want)
 
 
 @pytest.mark.parametrize("script", ["fetch-templates", "render-device", "qemu-qmp",

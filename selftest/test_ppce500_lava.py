@@ -1,20 +1,29 @@
 """LAVA for ppce500 (lab/lava/qemu-ppce500-uboot.yaml, device type
 qemu-ppce500-uboot from lava-server's base-uboot.jinja2): the dictionary
 rendered and valid, the job validated, and lava-run driving QEMU's
-ppce500 with Debian's qemu-ppce500 U-Boot end to end: autoboot stopped,
-DHCP, tftpboot, bootm with U-Boot's device tree, one LAVA case per KTAP
-result."""
+ppce500 with Debian's qemu-ppce500 U-Boot end to end, by doc/ppce500.md's
+recipe: autoboot stopped, DHCP, tftpboot, bootm with U-Boot's device tree,
+one LAVA case per KTAP result and per figure; and an aborted run (a bad
+boot argument), a failing case with its reason."""
 import os
+import re
+import shlex
+import signal
+import subprocess
 
 import pytest
+import yaml
 
 from conftest import TOP
-from test_lava import (LAVA, job_file, lava_run, need, qmp_dir, render, results,  # noqa: F401
-                       run_uboot_job, templates)
+from test_lava import (LAVA, SPAWN_MAXREAD, check_uboot_job, job_file, lava_run, need,  # noqa: F401
+                       qmp_dir, render, results, run_uboot_job, templates)
 
 UBOOT = "/usr/lib/u-boot/qemu-ppce500/uboot.elf"
 QUICK = "quick probes=boot,demand,tlbwalk modes=real,normal qemu=tcg"
 JOB = "qemu-ppce500-uboot.yaml"
+BOOT = ["bootm 0x02000000 - ${fdtcontroladdr}"]
+SEEN = ("Hit any key to stop autoboot", "DHCP client bound to address",
+        "Verifying Checksum ... OK", "Booting using the fdt blob")
 
 
 def device(tmp_path, qmp_dir):
@@ -30,24 +39,100 @@ def uimg():
     return "file://" + path
 
 
+def need_uboot():
+    need("lava_dispatcher", "lava-dispatcher")
+    if not os.path.exists(UBOOT):
+        pytest.skip(f"{UBOOT} missing (Debian package u-boot-qemu)")
+
+
 def test_device_and_job_validate(templates, tmp_path, qmp_dir):
     d = device(tmp_path, qmp_dir)
     assert d["actions"]["deploy"]["parameters"]["mkimage_arch"] == "powerpc"
     assert d["parameters"]["bootm"]["kernel"] == "0x02000000"
     assert "-M ppce500 -cpu e500v2" in d["commands"]["connect"]
+    assert d["constants"]["spawn_maxread"] == str(SPAWN_MAXREAD)
     need("lava_dispatcher", "lava-dispatcher")
     rc, _, records, err = lava_run(tmp_path, job_file(tmp_path, JOB, uimg()),
                                    tmp_path / "device.yaml", validate=True)
     assert rc == 0, err
     assert {"case": "validate", "definition": "lava", "result": "pass"} in results(records), err
+    # The job's timeout holds its actions' (lava-run warns otherwise).
+    assert "exceeds Job timeout" not in err, err
 
 
-def test_lava_run_bootm_job(templates, tmp_path, qmp_dir):
-    need("lava_dispatcher", "lava-dispatcher")
-    if not os.path.exists(UBOOT):
-        pytest.skip(f"{UBOOT} missing (Debian package u-boot-qemu)")
+def recipe():
+    """The commands of doc/ppce500.md's LAVA section, as a shell reads them."""
+    with open(os.path.join(TOP, "doc", "ppce500.md")) as f:
+        text = f.read()
+    section = re.search(r"^## QEMU and Debian's U-Boot under LAVA\n(.*?)(?=^## |\Z)", text,
+                        re.M | re.S)
+    assert section, "doc/ppce500.md has no LAVA section"
+    block = re.search(r"\n\n((?:    [^\n]*\n)+)", section.group(1))
+    return "".join(l[4:] + "\n" for l in block.group(1).splitlines())
+
+
+def test_lava_run_bootm_job_by_the_docs_recipe(templates, qmp_dir):
+    """doc/ppce500.md's recipe as written, but for its two settings: W (a
+    short temporary directory) and the boot arguments (a few probes); make
+    under the build's lock.  The job passes, the figures are in LAVA's
+    results (measurement and units), mmureport reads lava-run's log, and
+    the last command prints the results."""
+    need_uboot()
+    uimg()
+    script = recipe()
+    settings = {"W=$(mktemp -d)": f"W={shlex.quote(qmp_dir)}",
+                "BOOTARGS='quick qemu=tcg exit=halt'":
+                    f"BOOTARGS={shlex.quote(QUICK + ' exit=halt')}"}
+    for doc, test in settings.items():
+        assert script.count(f"\n{doc}\n") == 1, script
+        script = script.replace(f"\n{doc}\n", f"\n{test}\n")
+    script = re.sub(r"^make ", "flock build/.make-lock make -s ", script, flags=re.M)
+    # Debian's python3 (yaml) first, as lava-run's own #! has it.
+    env = dict(os.environ, PATH="/usr/bin:/bin:" + os.environ.get("PATH", ""))
+    p = subprocess.Popen(["bash", "-e", "-c", script], cwd=TOP, env=env, text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        pytest.fail(f"the recipe still running after 300 s:\n{out[-3000:]}\n{err[-3000:]}")
+    assert p.returncode == 0, out[-3000:] + err[-3000:]
+    with open(os.path.join(qmp_dir, "lava-run.log")) as f:
+        lines = [l for l in f.read().splitlines() if l.startswith("{")]
+    records = yaml.safe_load("\n".join("- " + l for l in lines))
+    log = check_uboot_job(records, QUICK, BOOT, SEEN + ("entered by ePAPR: r3 = device tree",))
+    figs = {c["extra"]["test_case_id"]: c for c in results(records, "mmubench") if c["units"]}
+    miss = figs["tlbwalk.normal.dtlb_misses_per_pass"]
+    assert miss == {"definition": "mmubench", "case": "tlbwalk_normal_dtlb_misses_per_pass",
+                    "level": miss["level"], "result": "pass", "measurement": "0",
+                    "units": "count",
+                    "extra": {"test_case_id": "tlbwalk.normal.dtlb_misses_per_pass"}}, miss
+    assert figs["boot.real.tick_mhz"]["units"] == "MHz", figs
+    # mmureport on lava-run's log: the tables (counts; no time: TCG).
+    assert "Software-loaded TLB (tlbwalk) - exact counts" in out, out
+    # The recipe's last command: the results, the job's last.
+    assert out.rstrip().endswith("{'case': 'job', 'definition': 'lava', 'result': 'pass'}"), out
+    assert "'test_case_id': 'tlbwalk.normal.dtlb_misses_per_pass'" in out, out
+    assert "# measurement tlbwalk.normal.dtlb_misses_per_pass 0 count" in log
+
+
+def test_lava_run_aborted_job(templates, tmp_path, qmp_dir):
+    """A bad boot argument (reps=0): the image aborts before any
+    measurement.  The job still ends cleanly; in suite mmubench a failing
+    case named by the reason ("# run aborted: bad boot arguments") and the
+    failing run.none; the Totals fail; the argument's own error is in the
+    log, before KTAP."""
+    need_uboot()
     device(tmp_path, qmp_dir)
-    run_uboot_job(tmp_path, JOB, uimg(), QUICK, ["bootm 0x02000000 - ${fdtcontroladdr}"],
-                  ("Hit any key to stop autoboot", "DHCP client bound to address",
-                   "Verifying Checksum ... OK", "Booting using the fdt blob",
-                   "entered by ePAPR: r3 = device tree"))
+    log, lines, _ = run_uboot_job(tmp_path, JOB, uimg(), "reps=0 qemu=tcg", BOOT, SEEN,
+                                  status="fail")
+    assert "mmubench: error: boot argument 'reps=0': out of range" in log, log
+    records = yaml.safe_load("\n".join("- " + l for l in lines))
+    cases = [{k: c[k] for k in ("case", "result", "measurement", "units", "extra")}
+             for c in results(records, "mmubench")]
+    assert cases == [
+        {"case": "run_aborted_bad_boot_arguments", "result": "fail", "measurement": None,
+         "units": "", "extra": {"test_case_id": "run aborted: bad boot arguments"}},
+        {"case": "run_none", "result": "fail", "measurement": None, "units": "",
+         "extra": {"test_case_id": "run.none"}}], cases
