@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import time
+import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -178,6 +179,23 @@ def test_console_within_its_line_budget(tmp_path):
             assert out.count(title) == 1, (title, p.stdout)       # the tables once
     assert out[-1].startswith(f"report: {report}/index.html "), out[-1]
     assert (report / "index.html").stat().st_size > 0
+    # The CI's view: a suite per board, each as many cases as its Totals.
+    suites = junit_suites(report)
+    for b in boards:
+        totals = re.findall(r"^# Totals: pass:(\d+) fail:(\d+) skip:(\d+)",
+                            open(top / "build" / "logs" / f"{b}.log").read(), re.M)
+        assert len(totals) == 1, (b, totals)
+        pas, fail, skip = map(int, totals[0])
+        assert suites[b] == (pas + fail + skip, fail, 0, skip), (b, suites[b], totals)
+    assert set(suites) == set(boards), suites
+
+
+def junit_suites(report):
+    """junit.xml's suites: {board or input suite: (tests, failures, errors, skipped)}."""
+    root = ET.parse(report / "junit.xml").getroot()
+    return {s.get("name").removeprefix("mmubench."):
+            tuple(int(s.get(k)) for k in ("tests", "failures", "errors", "skipped"))
+            for s in root.iter("testsuite")}
 
 
 def qemus_of(tree, board=""):
@@ -234,6 +252,8 @@ def test_pc_killed_half_way_the_others_are_reported(tmp_path):
     for board in ("ref405ep", "ppce500", "sandbox"):
         assert re.search(rf"^{board} +\S+ +\d", tables, re.M), board
     assert re.search(r"^sandbox: ", out, re.M) and re.search(r"^ppce500: ", out, re.M), out
+    suites = junit_suites(report)
+    assert suites["pc"][2] == 1 and suites["ref405ep"][1:3] == (0, 0), suites
 
 
 def test_ctrl_c_stops_everything(tmp_path):

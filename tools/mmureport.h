@@ -24,6 +24,10 @@ struct meas {
 struct result {
 	char name[48];			/* probe.mode */
 	char verdict[8];		/* ok, not ok, skip, timeout */
+	unsigned long line;		/* its line in the file */
+	char *reason;			/* SKIP's or TIMEOUT's reason; 0 when none */
+	char *diag;			/* its diagnostics: the "# " lines since the result
+					 * before it, each ending in '\n' (--junit); 0: none */
 };
 
 struct run {
@@ -47,6 +51,11 @@ struct run {
 	int *hash, hashcap;		/* meas_slot's index of m by name */
 	struct result *res;
 	int nres, rescap;
+	unsigned long plan;		/* the plan's N; 0 before it */
+	char *diag;			/* diagnostics not yet a result's: once read, those
+					 * after the last result (a cut-short run's last words) */
+	size_t ndiag;
+	int diag_dropped;		/* lines past DIAG_MAX, said at their end */
 };
 
 struct report {

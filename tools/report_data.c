@@ -156,6 +156,23 @@ static void json_measurement(FILE *f, const struct run *r, int k, int first)
 	}
 }
 
+/* Lines ending in '\n' (a run's or a result's diagnostics) as an array. */
+static void json_lines(FILE *f, const char *s)
+{
+	fputc('[', f);
+	for (int first = 1; s && *s; first = 0) {
+		size_t n = strcspn(s, "\n");
+		char *line = strndup(s, n);
+		if (!line)
+			exit(3);
+		fprintf(f, "%s", first ? "" : ", ");
+		json_str(f, line);
+		free(line);
+		s += n + (s[n] != 0);
+	}
+	fputc(']', f);
+}
+
 /* A run's header fields, its modes and its results. */
 static void json_run_head(FILE *f, const struct run *r)
 {
@@ -182,12 +199,19 @@ static void json_run_head(FILE *f, const struct run *r)
 		fprintf(f, "%s", k ? ", " : "");
 		json_str(f, r->modes[k]);
 	}
-	fprintf(f, "],\n  \"results\": [");
+	/* The plan, and what the run said after its last result (--junit). */
+	fprintf(f, "], \"plan\": %lu, \"diagnostics\": ", r->plan);
+	json_lines(f, r->diag);
+	fprintf(f, ",\n  \"results\": [");
 	for (int k = 0; k < r->nres; k++) {
-		fprintf(f, "%s{\"name\": ", k ? ", " : "");
+		fprintf(f, "%s{\"name\": ", k ? ",\n   " : "");
 		json_str(f, r->res[k].name);
 		fprintf(f, ", \"result\": ");
 		json_str(f, r->res[k].verdict);
+		fprintf(f, ", \"line\": %lu, \"reason\": ", r->res[k].line);
+		json_str(f, r->res[k].reason ? r->res[k].reason : "");
+		fprintf(f, ", \"diagnostics\": ");
+		json_lines(f, r->res[k].diag);
 		fprintf(f, "}");
 	}
 }

@@ -51,6 +51,68 @@ static void take_banner(struct run *r, const char *text)
 	}
 }
 
+/* At most this much of one result's diagnostics is kept (a register dump
+ * is 2 KiB), so endless "#" lines cost no more than this per result. */
+#define DIAG_MAX 65536
+
+static void diag_append(struct run *r, const char *text)
+{
+	size_t n = strlen(text);
+
+	r->diag = realloc(r->diag, r->ndiag + n + 2);
+	if (!r->diag)
+		exit(3);
+	memcpy(r->diag + r->ndiag, text, n);
+	r->diag[r->ndiag + n] = '\n';
+	r->diag[r->ndiag + n + 1] = 0;
+	r->ndiag += n + 1;
+}
+
+/* The lines past DIAG_MAX said, once, at the end of what was kept. */
+static void diag_close(struct run *r)
+{
+	char note[64];
+
+	if (!r->diag_dropped)
+		return;
+	snprintf(note, sizeof(note), "(%d more diagnostic line(s) left out)", r->diag_dropped);
+	r->diag_dropped = 0;
+	diag_append(r, note);
+}
+
+/* The diagnostics since the last result, handed to the next (KTAP puts a
+ * result's diagnostics before it: "# probe.mode: why" before "not ok"). */
+static char *diag_take(struct run *r)
+{
+	char *d;
+
+	diag_close(r);
+	d = r->diag;
+	r->diag = 0, r->ndiag = 0;
+	return d;
+}
+
+/* A "# " line that says something about the run (not the report's frame). */
+static void take_diag(struct run *r, const char *text)
+{
+	static const char *const frame[] = { "# measurements end", "# tables begin",
+					     "# tables end ", "# measurement ", "# sample ", 0 };
+
+	if (!strcmp(text, "# measurements begin")) {
+		free(diag_take(r));	/* the banner: the run's own fields already */
+		return;
+	}
+	if (strncmp(text, "# ", 2))
+		return;
+	for (int i = 0; frame[i]; i++)
+		if (!strncmp(text, frame[i], strlen(frame[i])))
+			return;
+	if (r->ndiag + strlen(text) + 1 > DIAG_MAX)
+		r->diag_dropped++;
+	else
+		diag_append(r, text);
+}
+
 /* One accepted line of a run (its suffix already off). */
 static void take_line(struct run *r, const char *text, unsigned long lineno)
 {
@@ -80,6 +142,9 @@ static void take_line(struct run *r, const char *text, unsigned long lineno)
 		snprintf(res->verdict, sizeof(res->verdict), "%s",
 			 !strcmp(l.directive, "SKIP") ? "skip" :
 			 !strcmp(l.directive, "TIMEOUT") ? "timeout" : l.ok ? "ok" : "not ok");
+		res->line = lineno;
+		res->reason = l.reason && *l.reason ? strdup(l.reason) : 0;
+		res->diag = diag_take(r);
 		dot = strchr(res->name, '.');
 		if (dot && dot[1] && strcmp(dot + 1, "none"))
 			add_mode(r, dot + 1);
@@ -87,12 +152,18 @@ static void take_line(struct run *r, const char *text, unsigned long lineno)
 	case RL_STATUS:
 		snprintf(r->status, sizeof(r->status), "%s", l.status);
 		return;
+	case RL_PLAN:
+		r->plan = l.number;
+		return;
+	case RL_TOTALS:			/* linecheck holds them against the results */
+		return;
 	default:
 		if (!strncmp(text, "# measurement ", 14) || !strncmp(text, "# sample ", 9))
 			fprintf(stderr, "mmureport: %s: line %lu: not a measurement the format allows "
 				"(names of letters, digits, '_' and '-', a plain number, a unit): left out\n",
 				r->file, lineno);
 		take_banner(r, text);
+		take_diag(r, text);
 		return;
 	}
 }
@@ -136,6 +207,7 @@ static void finish_run(struct linecheck *lc, struct run *r, struct report *rep)
 		r->losses = 1;		/* plan, Totals or tables did not add up */
 	rep->losses += r->losses;
 	drop_host_times(r);
+	diag_close(r);
 }
 
 /* One log being read: its lines' check, the run they go to. */
@@ -169,6 +241,7 @@ static void cut_run(struct reader *rd, int how, unsigned long at)
 	r->break_line = at;
 	rd->rep->losses += r->losses;
 	drop_host_times(r);
+	diag_close(r);
 	rd->open = 0, rd->partial = 1;
 }
 
@@ -215,7 +288,7 @@ static void checked_line(struct reader *rd, char *text)
 	enum lc_verdict v = linecheck_line(lc, text);
 	if (v == LC_OK) {
 		rd->intact++;
-		take_line(r, lc->text, rd->no);
+		take_line(r, lc->text, lc->text_lineno);
 	} else if (v == LC_SEQ) {
 		/* Intact (its CRC is good): lines before it were lost, or it repeats. */
 		r->losses++;
@@ -226,7 +299,7 @@ static void checked_line(struct reader *rd, char *text)
 				"before this line: what they held is not in the report\n", rd->name, rd->no,
 				lost > 1 ? "s" : "", lc->bad_expected, lost > 1 ? "-" : "",
 				lost > 1 ? lc->bad_seq - 1 : 0);
-			take_line(r, lc->text, rd->no);
+			take_line(r, lc->text, lc->text_lineno);
 		}
 	} else if (v == LC_BAD) {
 		rd->garbled++;	/* linecheck named it; nothing on it is used */

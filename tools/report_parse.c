@@ -230,7 +230,10 @@ static void free_run(struct run *r)
 	for (int k = 0; k < r->nm; k++)
 		free(r->m[k].samples);
 	free(r->m);
+	for (int k = 0; k < r->nres; k++)
+		free(r->res[k].reason), free(r->res[k].diag);
 	free(r->res);
+	free(r->diag);
 	free(r->modes);
 	free(r->hash);
 }

@@ -10,7 +10,7 @@ from . import data
 
 USAGE = """\
 usage: mmureport [--strict] [--no-tables] [--compare A B]... [--csv FILE] [--json FILE]
-                 [--plot DIR] [--html FILE] [FILE|-]...
+                 [--plot DIR] [--html FILE] [--junit FILE] [FILE|-]...
        mmureport --lmbench [--strict] [--compare NUM/DEN NUM/DEN]... [FILE|-]...
                  (LMbench 2.0 summaries and logs in the LMbench 2.0 summary's layout)
        mmureport --mwu X1,X2,... Y1,Y2,...   (the Mann-Whitney test alone)
@@ -37,7 +37,7 @@ def usage(status=3):
 
 
 def parse(argv):
-    """(core arguments, outputs {csv, json, plot, html}, number of comparisons), or an int."""
+    """(core arguments, outputs {csv, json, plot, html, junit}, number of comparisons), or an int."""
     core, out, ncmp, i = [], {}, 0, 0
     while i < len(argv):
         a = argv[i]
@@ -49,7 +49,7 @@ def parse(argv):
             core += argv[i:i + 3]
             ncmp += 1
             i += 2
-        elif a in ("--csv", "--json", "--plot", "--html") and i + 1 < len(argv):
+        elif a in ("--csv", "--json", "--plot", "--html", "--junit") and i + 1 < len(argv):
             out[a[2:]] = argv[i + 1]
             i += 1
         elif a == "--mwu" and i + 3 == len(argv):
@@ -138,4 +138,7 @@ def main(argv):
             failed |= plots.write_plots(model, out["plot"])[0] == -1
     if "html" in out:
         failed |= write_page(model, out["html"], argv, verdict_of(model, ncmp), whole) < 0
+    if "junit" in out:              # like the page, whatever the logs: a CI's verdict
+        from . import junit
+        failed |= junit.write_junit(model, out["junit"]) < 0
     return 3 if failed else status
