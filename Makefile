@@ -3,7 +3,7 @@
 #   make BOARD=<name>     one board into build/<name>/
 #   make BOARD=sandbox    build/sandbox/mmubench: the probes as a Linux program
 #   make tools            host programs into build/tools/
-#   make run              the probe suite in QEMU on both architectures
+#   make run              the probe suite in QEMU on ref405ep, ppce500 and pc, and the sandbox
 #   make run ARGS='quick' the same with these boot arguments (tools/run-suite)
 #   make check            the benchmarks (figures), then the test suite (selftest/)
 #   make help             this list
@@ -352,7 +352,7 @@ help:
 	@echo '  netboot         BOARD=<name>: a TFTP root in build/<name>/tftp'
 	@echo '  bootscr         BOARD=<name>: the U-Boot boot script only'
 	@echo '  probe-check     BOARD=<name> PROBE=tests/x.c: compile one probe as tests/ is'
-	@echo '  run             the probe suite on ref405ep, pc and the sandbox, then mmureport (tools/run-suite)'
+	@echo '  run             the probe suite in QEMU on ref405ep, ppce500 and pc, and the sandbox, then mmureport (tools/run-suite)'
 	@echo '  check           tools/bench, then the test suite (selftest/, pytest)'
 	@echo '  clean           remove the build output (not build/newlib)'
 	@echo '  help            this text'

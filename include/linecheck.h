@@ -36,6 +36,10 @@ struct linecheck {
 	 * or LC_SEQ: lines before it lost), its suffix off; else 0. */
 	const char *text;
 	unsigned long text_lineno;	/* text's own line number */
+	/* After linecheck_line(): the line itself, the prefix (below) off,
+	 * from "KTAP version 1" to the status line; else 0.  logcheck --ktap
+	 * prints the header and the table lines so. */
+	const char *body;
 	/* A KTAP line (plan, result) held until its seal, the next line. */
 	int holding;
 	unsigned long held_lineno;

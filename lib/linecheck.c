@@ -175,6 +175,7 @@ enum lc_verdict linecheck_line(struct linecheck *lc, char *line)
 
 	lc->lineno++;
 	lc->text = 0;
+	lc->body = 0;
 	lc->text_lineno = lc->lineno;
 	if (lc->ended)
 		return LC_CHATTER;	/* the loader's own messages after the end */
@@ -185,11 +186,13 @@ enum lc_verdict linecheck_line(struct linecheck *lc, char *line)
 			memcpy(lc->prefix, line, lc->plen);
 			lc->prefix[lc->plen] = 0;
 			lc->in_ktap = 1;
+			lc->body = k;
 		}
 		return LC_CHATTER;
 	}
 	if (lc->plen && same_shape(line, lc->prefix, lc->plen))
 		line += lc->plen;
+	lc->body = line;
 	size_t n = strlen(line);
 	if (lc->holding && take_seal(lc, line, &v))
 		return v;

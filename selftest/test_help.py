@@ -10,7 +10,7 @@ import pytest
 from conftest import TOP
 
 SCRIPTS = ["run-qemu", "run-suite", "supervise", "bench", "sandbox-sizes", "install-deps",
-           "build-newlib"]
+           "build-newlib", "suite-progress"]
 PROGRAMS = ["console", "mmuguess", "logcheck", "pagechase", "cpuiddecode", "mmureport",
             "mmureport-core"]
 # What starting something would run first: each stands in on PATH, notes its
@@ -79,12 +79,58 @@ def test_bad_options_still_fail(stub_path):
     assert not log.exists(), log.read_text()
 
 
+@pytest.mark.parametrize("cmd", [["tools/build-newlib", "--bogus"],
+                                 ["tools/build-newlib", "--bogus", "build/x"],
+                                 ["build/tools/cpuiddecode", "--bogus"],
+                                 ["lab/lava/fetch-templates", "--bogus"],
+                                 ["tools/suite-progress", "--bogus"],
+                                 ["tools/suite-progress", "--verbose", "--bogus", "ref405ep"]])
+def test_unknown_option_named(cmd, stub_path):
+    """An unknown option is named as one, with the usage, and fails (2, each
+    one's usage error): not a file, an arch or a board of that name
+    (suite-progress took it for a board, read stdin and exited 0)."""
+    env, log = stub_path
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=20, env=env, cwd=TOP,
+                       stdin=subprocess.DEVNULL)
+    assert p.returncode == 2 and p.stdout == "", (cmd, p.returncode, p.stdout, p.stderr)
+    assert "unknown option '--bogus'" in p.stderr and "usage: " in p.stderr, p.stderr
+    assert not log.exists(), log.read_text()
+
+
+def test_sandbox_usage_error_on_stderr():
+    """The sandbox program's bad boot argument: the error and the valid keys
+    on stderr, the report (one failed result) on stdout as on a board's
+    console, exit 1; a good run leaves stderr empty."""
+    sandbox = os.path.join(TOP, "build", "sandbox", "mmubench")
+    p = subprocess.run([sandbox, "probes=boot", "bogus=1"], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 1, p
+    assert p.stderr.startswith("mmubench: error: unknown boot argument 'bogus=1'; valid keys:\n")
+    assert "  probes " in p.stderr and "KTAP" not in p.stderr and "\n\n" not in p.stderr
+    assert "unknown boot argument 'bogus=1'" in p.stdout, p.stdout
+    assert "\n# mmubench status: fail  @" in p.stdout, p.stdout
+    p = subprocess.run([sandbox, "ram=3M", "probes=boot"], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 1 and p.stderr == ("mmubench: error: boot argument 'ram=3M': not a "
+                                             "multiple of 2 MiB (thp and hugetlb map RAM in "
+                                             "2 MiB pages)\n"), p.stderr
+    p = subprocess.run([sandbox, "probes=boot", "modes=4k", "quick"], capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0 and p.stderr == "" and "KTAP version 1\n" in p.stdout, p.stderr
+
+
 def test_make_help():
     p = subprocess.run(["make", "-s", "help"], capture_output=True, text=True, timeout=20, cwd=TOP)
     assert p.returncode == 0 and p.stdout.startswith("usage: make"), p.stdout
     for word in ("all", "tools", "shims", "fuzz", "run", "check", "clean", "netboot", "help",
                  "BOARD=", "ARGS=", "BOOTARGS=", "V=1"):
         assert "  " + word in p.stdout, word
+    # run-suite's boards, all of them (it said "ref405ep, pc and the sandbox").
+    run = next(line for line in p.stdout.splitlines() if line.startswith("  run "))
+    assert all(b in run for b in ("ref405ep", "ppce500", "pc", "sandbox")), run
+    with open(os.path.join(TOP, "Makefile")) as f:
+        head = f.read().split("\n\n", 1)[0]
+    assert "both architectures" not in head and "ppce500" in head, head
 
 
 def test_make_run_passes_args():

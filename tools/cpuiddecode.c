@@ -130,8 +130,13 @@ int main(int argc, char **argv)
 	const char *hv;
 
 	int help = argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+	/* An option it does not know, not a file of that name (./-x reads one). */
+	int unknown = argc == 2 && !help && argv[1][0] == '-' && argv[1][1] &&
+		      strcmp(argv[1], "--live") && strcmp(argv[1], "--dump");
 
-	if (help || argc != 2) {
+	if (unknown)
+		fprintf(stderr, "cpuiddecode: unknown option '%s'\n", argv[1]);
+	if (help || unknown || argc != 2) {
 		fprintf(help ? stdout : stderr, "usage: cpuiddecode FILE | --live | --dump\n");
 		return help ? 0 : 2;
 	}

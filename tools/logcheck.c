@@ -1,7 +1,7 @@
 /*
  * logcheck: check an mmubench console log for integrity and outcome.
  *
- *   logcheck [--echo | --json] [FILE]
+ *   logcheck [--echo | --json | --ktap | --tap] [FILE]
  *
  * Reads the log (FILE or stdin), optionally echoing every line to stdout as
  * it arrives.  From "KTAP version 1" to the status line every line must carry
@@ -19,6 +19,16 @@
  * sample (name, rep, value, unit), totals (pass, fail, skip), status
  * (status), other.  A log holding several reports (a board that ran twice)
  * gives each one's lines; the exit status is the worst of them.
+ *
+ * --ktap prints, once the log is checked and only when it is intact, its
+ * report alone: from "KTAP version 1" to the status line, without what came
+ * before it (the loader's lines, a timestamp prefix on every line) and
+ * without the seals (each line's "  @<seq>:<crc>", the "# @<seq>:<crc>"
+ * lines), which have done their work: for KTAP readers (kunit.py parse)
+ * and TAP::Parser.  --tap prints the same without its first line, the
+ * header: Python's tappy takes the plan only on the first line of a file
+ * (or after "TAP version 13"), so "KTAP version 1" before it fails there.
+ * A log with several reports: the first, the one checked.
  * Exit status:
  *   0  intact, and the run passed
  *   1  intact, and the run failed (status fail, or Totals with failures)
@@ -86,14 +96,17 @@ static void print_json(const struct linecheck *lc, const char *text, int in_sequ
 
 static int usage(int help)
 {
-	fprintf(help ? stdout : stderr, "usage: logcheck [--echo | --json] [FILE]\n");
+	fprintf(help ? stdout : stderr, "usage: logcheck [--echo | --json | --ktap | --tap] [FILE]\n");
 	return help ? 0 : 3;
 }
 
 int main(int argc, char **argv)
 {
 	struct linecheck lc;
-	int echo = 0, json = 0, worst = -1;
+	int echo = 0, json = 0, ktap = 0, tap = 0, worst = -1;
+	char *doc_text = 0;
+	size_t doc_len = 0;
+	FILE *doc = 0;		/* --ktap, --tap: the report, printed once checked */
 	char *line = 0;
 	size_t cap = 0;
 	ssize_t got;
@@ -104,6 +117,10 @@ int main(int argc, char **argv)
 			echo = 1;
 		else if (!strcmp(argv[i], "--json"))
 			json = 1;
+		else if (!strcmp(argv[i], "--ktap"))
+			ktap = 1;
+		else if (!strcmp(argv[i], "--tap"))
+			tap = 1;
 		else if (argv[i][0] == '-' && argv[i][1])
 			return usage(!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"));
 		else if (!(in = fopen(argv[i], "r"))) {
@@ -111,8 +128,12 @@ int main(int argc, char **argv)
 			return 3;
 		}
 	}
-	if (echo && json)
+	if (echo + json + ktap + tap > 1)
 		return usage(0);
+	if ((ktap || tap) && !(doc = open_memstream(&doc_text, &doc_len))) {
+		fprintf(stderr, "logcheck: %s\n", strerror(errno));
+		return 3;
+	}
 
 	linecheck_init(&lc, "logcheck");
 	lc.max_complaints = MAX_COMPLAINTS;
@@ -139,6 +160,12 @@ int main(int argc, char **argv)
 		enum lc_verdict v = linecheck_line(&lc, line);
 		if (json && lc.text)
 			print_json(&lc, lc.text, v == LC_OK);
+		/* Checked text, sealed or a table's (its block's CRC at the end),
+		 * and the header; LC_HELD lines come as text with their seal. */
+		if (doc && v == LC_OK)
+			fprintf(doc, "%s\n", lc.text);
+		else if (doc && lc.body && (v == LC_TABLE || (v == LC_CHATTER && ktap)))
+			fprintf(doc, "%s\n", lc.body);
 	}
 	if (ferror(in)) {
 		fprintf(stderr, "logcheck: read error\n");
@@ -149,5 +176,16 @@ int main(int argc, char **argv)
 	if (lc.complaints > MAX_COMPLAINTS)
 		fprintf(stderr, "logcheck: ... and %lu more problems not listed\n",
 			lc.complaints - MAX_COMPLAINTS);
+	if (doc) {
+		/* Not intact: nothing, so no consumer counts what may be damaged. */
+		fclose(doc);
+		if (v < 2)
+			fwrite(doc_text, 1, doc_len, stdout);
+		free(doc_text);
+		if (fflush(stdout) || ferror(stdout)) {
+			fprintf(stderr, "logcheck: write error\n");
+			return 3;
+		}
+	}
 	return v > worst ? v : worst;
 }

@@ -2,10 +2,13 @@
  * RAM, then runs boot_main() on the stack in the image's area (so the
  * boot probe and the self-check see it as on the boards), as the boards'
  * start-up code does on theirs. */
+#define _GNU_SOURCE			/* fopencookie */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <ucontext.h>
 #include <unistd.h>
 #include "arch.h"
@@ -105,7 +108,7 @@ void sandbox_ram_choose(void)
 		int len = snprintf(msg, sizeof(msg), "mmubench: error: sandbox RAM: %s; give ram=SIZE "
 				   "(at least %u MiB)\n", kib < 0 ? "no MemAvailable in /proc/meminfo" :
 				   "a quarter of MemAvailable is below the minimum", RAM_MIN_BYTES >> 20);
-		ssize_t w = write(1, msg, len);
+		ssize_t w = write(2, msg, len);
 		(void)w;
 		_exit(2);
 	}
@@ -130,6 +133,66 @@ int sandbox_set_ram(const char *key, const char *value)
 	return 0;
 }
 
+/* ---- errors in the boot arguments on stderr too ---- */
+
+/* The console is stdout: the report, which a caller keeps as the log, as
+ * on the boards.  What the image prints before "KTAP version 1" is errors
+ * in the boot arguments (doc/result-format.md), and a caller of a Linux
+ * program looks for those on stderr (doc/building.md).  So until the
+ * header every line goes to stderr as well (empty ones aside), unless both
+ * are one file (a terminal, 2>&1); from the header on stdout is stdio's
+ * own again.  --help's usage is not an error: stdout alone. */
+static FILE *real_stdout;
+static int at_line_start = 1;
+
+static void write_all(int fd, const char *buf, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;		/* the console never stops the run */
+		buf += w, n -= (size_t)w;
+	}
+}
+
+static ssize_t console_tee(void *cookie, const char *buf, size_t n)
+{
+	static const char header[] = "KTAP version 1\n";
+
+	(void)cookie;
+	for (size_t i = 0, len; i < n && stdout != real_stdout; i += len) {
+		const char *nl = memchr(buf + i, '\n', n - i);
+		len = nl ? (size_t)(nl + 1 - (buf + i)) : n - i;
+		if (at_line_start && len == sizeof(header) - 1 && !memcmp(buf + i, header, len))
+			stdout = real_stdout;	/* nothing buffered there yet */
+		else if (!(at_line_start && nl == buf + i))
+			write_all(2, buf + i, len);
+		at_line_start = nl != 0;
+	}
+	write_all(1, buf, n);
+	return (ssize_t)n;
+}
+
+static void errors_to_stderr(int argc, char **argv)
+{
+	cookie_io_functions_t io = { .write = console_tee };
+	struct stat out, err;
+	FILE *tee;
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return;
+	if (fstat(1, &out) || fstat(2, &err) ||
+	    (out.st_dev == err.st_dev && out.st_ino == err.st_ino))
+		return;
+	if (!(tee = fopencookie(0, "w", io)))
+		return;
+	real_stdout = stdout;
+	stdout = tee;
+}
+
 int main(int argc, char **argv)
 {
 	static ucontext_t run, back;
@@ -141,6 +204,7 @@ int main(int argc, char **argv)
 	bi->argc = argc;
 	bi->argv = argv;
 	sandbox_ram_init();
+	errors_to_stderr(argc, argv);	/* after the RAM: stdio allocates */
 	if (getcontext(&run) < 0) {
 		perror("mmubench: getcontext");
 		return 3;
