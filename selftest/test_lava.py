@@ -28,6 +28,10 @@ PYTHON = "/usr/bin/python3"
 # Few probes, two kinds of table: the run after U-Boot is about 1 s of TCG.
 QUICK = "quick probes=boot,demand,tlbwalk modes=flat,2level"
 JOBS = ("walnut.yaml", "qemu-x86-uboot.yaml", "qemu-ppce500-uboot.yaml", "qemu-pc.yaml")
+QEMU_JOBS = JOBS[1:]
+# What a QEMU TCG job makes LAVA figures of: the units mmureport keeps under
+# host time (no time, rate or spread); a board's job takes every unit.
+COUNT_UNITS = ("count", "kind", "bytes", "KiB", "instructions")
 # lava-dispatcher's serial connection reads up to the device's spawn_maxread
 # characters at a time (lava-server's base.jinja2: 4092) and its pexpect
 # searches only the last 4000 (ShellCommand's searchwindowsize): a read that
@@ -189,10 +193,12 @@ def report(path):
     return p.returncode, p.stdout, p.stderr
 
 
-def figures(log):
-    """{name: (value, unit)} of the log's measurements, but a curve's points."""
+def figures(log, tcg=False):
+    """{name: (value, unit)} of the log's measurements, but a curve's points;
+    with tcg, only those a QEMU job's monitor takes (COUNT_UNITS)."""
     return {j["name"]: (float(j["value"]), j["unit"]) for j in checked_lines(log)[0]
-            if j["kind"] == "measurement" and not CURVE_POINT.search(j["name"])}
+            if j["kind"] == "measurement" and not CURVE_POINT.search(j["name"])
+            and (not tcg or j["unit"] in COUNT_UNITS)}
 
 
 def check_cases(records, log, status="pass"):
@@ -212,7 +218,7 @@ def check_cases(records, log, status="pass"):
     assert len(set(names)) == len(names), names
     figs = [c for c in cases if c["units"]]
     assert {c["extra"]["test_case_id"]: (float(c["measurement"]), c["units"]) for c in figs} \
-        == figures(log) and len(figs) == len(figures(log))
+        == figures(log, tcg=True) and len(figs) == len(figures(log, tcg=True))
     assert figs or status != "pass"
     assert {c["result"] for c in figs} <= {"pass"}
     # The others have no figure: measurement None, units "" (as lava-server
@@ -368,21 +374,29 @@ def own_line_integrity(text):
                   text, flags=re.M)
 
 
-def job_monitors():
-    """The jobs' monitors, the same in all four."""
+def job_monitors(kind="board"):
+    """The jobs' monitors: the board's (walnut.yaml), or the QEMU jobs',
+    the same in all three, which differ from the board's in the figures'
+    units alone."""
     mons = []
     for job in JOBS:
         with open(os.path.join(LAVA, job)) as f:
             mons.append(yaml.safe_load(f)["actions"][2]["test"]["monitors"])
-    assert all(m == mons[0] for m in mons)
-    return mons[0]
+    assert all(m == mons[1] for m in mons[1:])
+    units = r"(?P<units>(?(m)\S+|))"
+    assert mons[0][0]["pattern"].count(units) == 1
+    assert mons[1][0]["pattern"] == mons[0][0]["pattern"].replace(
+        units, r"(?P<units>(?(m)(?:" + "|".join(COUNT_UNITS) + r")(?= )|))")
+    assert mons[1][1:] == mons[0][1:] and {**mons[1][0], "pattern": ""} == \
+        {**mons[0][0], "pattern": ""}
+    return mons[0] if kind == "board" else mons[1]
 
 
-def monitor_cases(text):
+def monitor_cases(text, kind="board"):
     """The mmubench monitor's cases over a console text: {test_case_id:
     result} of those without a figure, {test_case_id: (value, units)} of the
     others (all passing), and the Totals monitor's results."""
-    mons = job_monitors()
+    mons = job_monitors(kind)
     found = monitor(mons[0], text)
     figs = {d["test_case_id"]: (float(d["measurement"]), d["units"]) for d in found if d["units"]}
     assert {d["result"] for d in found if d["units"]} <= {"pass"}
@@ -410,6 +424,11 @@ def test_monitors_match_a_ppc405_log(form):
     assert figs == figures(run.log) and figs, figs
     assert figs["boot.real.heap_kib"] == (1024.0, "KiB"), figs
     assert totals == ["fail"]
+    # A QEMU job's: the same cases, but no time among the figures.
+    q_ktap, q_figs, q_totals = monitor_cases(text, "qemu")
+    assert (q_ktap, q_totals) == (ktap, totals)
+    assert q_figs == figures(run.log, tcg=True) and q_figs, q_figs
+    assert "boot.real.heap_kib" in q_figs and "boot.real.tick_mhz" not in q_figs, q_figs
 
 
 @pytest.mark.parametrize("args,reason,result", [
