@@ -72,14 +72,37 @@ def type_after(pty, command, timeout=15):
     return out.decode(errors="replace").replace("\r", "")
 
 
+def powered_off(q, timeout):
+    """Whether QEMU (QMP on its stdin/stdout) is stopped by a guest's
+    shutdown within timeout: query-status until it says so."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        q.stdin.write(json.dumps({"execute": "query-status"}) + "\n")
+        q.stdin.flush()
+        while True:             # events and earlier answers before ours
+            line = q.stdout.readline()
+            if not line:
+                return False
+            reply = json.loads(line)
+            if "return" in reply and "status" in reply["return"]:
+                break
+        if reply["return"]["status"] == "shutdown":
+            return True
+        time.sleep(0.2)
+    return False
+
+
 def uboot_run(tmp_path, netdir, cmds, timeout=60, after=None):
     """QEMU ppce500 with U-Boot, stopped (-S) until console has the pty
     open; console types cmds; then `after` is typed (type_after) if given.
-    Returns (console's status, its messages, the log, QEMU's exit status:
-    None if it did not end within 10 s of console; or with `after`, what
-    U-Boot answered)."""
+    Returns (console's status, its messages, the log, 0 if the guest
+    powered QEMU off within 10 s of console's end, else None; or with
+    `after`, what U-Boot answered).  -action shutdown=pause: a QEMU that
+    exits hangs the pty up, and the kernel drops what the console has not
+    read yet (on a busy host, the run's last lines)."""
     q = subprocess.Popen(["qemu-system-ppc", "-M", "ppce500", "-cpu", "e500v2", "-m", "128",
-                          "-bios", UBOOT, "-no-reboot", "-display", "none", "-S", "-qmp", "stdio",
+                          "-bios", UBOOT, "-no-reboot", "-action", "shutdown=pause",
+                          "-display", "none", "-S", "-qmp", "stdio",
                           "-monitor", "none", "-chardev", "pty,id=s0", "-serial", "chardev:s0",
                           "-netdev", f"user,id=n0,tftp={netdir}", "-device", "e1000,netdev=n0"],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -100,10 +123,7 @@ def uboot_run(tmp_path, netdir, cmds, timeout=60, after=None):
         if after:
             qemu_rc = type_after(m.group(1), after)
         else:
-            try:
-                qemu_rc = q.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                qemu_rc = None
+            qemu_rc = 0 if powered_off(q, 10) else None
     finally:
         q.kill()
         q.wait()
