@@ -5,6 +5,7 @@
 #   make tools            host programs into build/tools/
 #   make run              the probe suite in QEMU on ref405ep, ppce500 and pc, and the sandbox
 #   make run ARGS='quick' the same with these boot arguments (tools/run-suite)
+#   make seed-compare     after make run: the seed's LMbench table beside its PowerPC logs
 #   make check            the benchmarks (figures), then the test suite (selftest/)
 #   make help             this list
 #   V=1                   show the commands
@@ -23,7 +24,7 @@ else
 Q := @
 endif
 
-.PHONY: all tools shims fuzz objects run check clean probe-check bootscr netboot help $(BOARDS) sandbox
+.PHONY: all tools shims fuzz objects run seed-compare check clean probe-check bootscr netboot help $(BOARDS) sandbox
 
 ifeq ($(BOARD),)
 
@@ -335,6 +336,18 @@ run:
 		{ tail -30 $(BUILD)/logs/build.txt; echo "make run: the build failed: $(BUILD)/logs/build.txt"; exit 1; }
 	$(Q)tools/run-suite $(ARGS)
 
+# seed-compare: the seed's LMbench 2.0 summary (a Walnut under the kernels
+# 2pintlb, largepte, nopintlb) beside make run's PowerPC logs, each board's
+# mode ratios beside the seed's kernels' with the kernel-page TLB misses
+# (doc/mmureport.md, --lmbench).  SEED_LOGS='...': other logs of these boards.
+SEED	:= selftest/data/lmbench/walnut-2pintlb-largepte-nopintlb-32M.txt
+SEED_BOARDS := ref405ep ppce500
+SEED_LOGS := $(SEED_BOARDS:%=$(BUILD)/logs/%.log)
+seed-compare: tools
+	$(Q)$(BUILD)/tools/mmureport --lmbench $(SEED) $(SEED_LOGS) \
+		$(foreach b,$(SEED_BOARDS),--compare $(b):normal/$(b):pinned nopintlb/2pintlb \
+		--compare $(b):largepte/$(b):pinned lmbench:largepte/2pintlb)
+
 check:
 	$(Q)tools/install-deps
 	$(Q)$(MAKE) --no-print-directory all sandbox tools
@@ -353,6 +366,7 @@ help:
 	@echo '  bootscr         BOARD=<name>: the U-Boot boot script only'
 	@echo '  probe-check     BOARD=<name> PROBE=tests/x.c: compile one probe as tests/ is'
 	@echo '  run             the probe suite in QEMU on ref405ep, ppce500 and pc, and the sandbox, then mmureport (tools/run-suite)'
+	@echo '  seed-compare    after run: the seed'"'"'s LMbench 2.0 table beside ref405ep'"'"'s and ppce500'"'"'s logs, mode ratios with kernel-page TLB misses'
 	@echo '  check           tools/bench, then the test suite (selftest/, pytest)'
 	@echo '  clean           remove the build output (not build/newlib)'
 	@echo '  help            this text'

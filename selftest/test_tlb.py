@@ -152,7 +152,7 @@ def test_bw_mem_ref405ep(ref405ep):
     run = ref405ep
     for mode in ("real", "normal", "pinned", "largepte"):
         assert run.results[f"bw_mem.{mode}"] == "ok"
-        for col in ("rd", "wr", "cp_libc", "cp_hand"):
+        for col in ("rd", "wr", "cp_libc", "cp_hand", "frd", "fwr", "fcp"):
             # 405EP: 16 KiB D-cache; half of it, and twice it with quick.
             assert run.value(f"bw_mem.{mode}.{col}_8192_mbs") > 0
             assert run.value(f"bw_mem.{mode}.{col}_32768_mbs") > 0

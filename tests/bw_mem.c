@@ -1,8 +1,9 @@
 /* Probe `bw_mem`: memory bandwidth in MB/s (LMbench's MB: 2^20 bytes), as
  * LMbench's bw_mem: read (every 32-bit word summed), write (every word
  * stored), copy with newlib's memcpy ("Bcopy (libc)") and with a loop
- * unrolled by hand, eight words at a time ("Bcopy (hand)"); a copy counts
- * the bytes copied once, as LMbench does.  Two sizes: half the L1 data
+ * unrolled by hand, eight words at a time; a copy counts the bytes copied
+ * once, as LMbench does.  frd, fwr, fcp: LMbench 2.0's own loops (below),
+ * the summary's Mem read, Mem write and Bcopy (hand).  Two sizes: half the L1 data
  * cache (in cache) and one beyond every cache: 4x where lat_mem's curve
  * reached memory in this run, else 8x the largest cache the CPU reports
  * (with `quick` 2x, at most 8 MiB), bounded by free RAM (a copy needs two
@@ -79,11 +80,70 @@ NO_MEMCPY static uint64_t cp_hand(void *arg, uint32_t n)
 	return probe_ticks() - t0;
 }
 
+/* LMbench 2.0's frd, fwr and fcp, as gcc -O builds them: blocks of 128
+ * 32-bit words (512 bytes), each word one scalar access; frd sums and
+ * fcp copies each block in ascending order, fwr stores it descending
+ * (its chained assignment p[0] = p[1] = ... = p[127] = 1 stores p[127]
+ * first).  volatile keeps every access a word and in this order whatever
+ * the compiler's flags (no vector or merged stores: -O2 would make them).
+ * The columns of LMbench's summary; rd, wr, cp_hand are mmubench's own. */
+#define BLOCK	128
+#define UP4(op, i)	op(i) op(i + 1) op(i + 2) op(i + 3)
+#define UP32(op, i)	UP4(op, i) UP4(op, i + 4) UP4(op, i + 8) UP4(op, i + 12) \
+			UP4(op, i + 16) UP4(op, i + 20) UP4(op, i + 24) UP4(op, i + 28)
+#define DN4(op, i)	op(i + 3) op(i + 2) op(i + 1) op(i)
+#define DN32(op, i)	DN4(op, i + 28) DN4(op, i + 24) DN4(op, i + 20) DN4(op, i + 16) \
+			DN4(op, i + 12) DN4(op, i + 8) DN4(op, i + 4) DN4(op, i)
+#define SUM(i)	sum += p[i];
+#define STORE(i)	p[i] = 1;
+#define COPY(i)	d[i] = s[i];
+
+NO_MEMCPY static uint64_t frd(void *arg, uint32_t n)
+{
+	const struct buf *b = arg;
+	uint64_t t0 = probe_ticks();
+	uint32_t sum = 0;
+
+	while (n--)
+		for (const volatile uint32_t *p = b->src, *e = p + b->bytes / 4; p < e; p += BLOCK) {
+			UP32(SUM, 0) UP32(SUM, 32) UP32(SUM, 64) UP32(SUM, 96)
+		}
+	sink = sum;
+	return probe_ticks() - t0;
+}
+
+NO_MEMCPY static uint64_t fwr(void *arg, uint32_t n)
+{
+	const struct buf *b = arg;
+	uint64_t t0 = probe_ticks();
+
+	while (n--)
+		for (volatile uint32_t *p = b->dst, *e = p + b->bytes / 4; p < e; p += BLOCK) {
+			DN32(STORE, 96) DN32(STORE, 64) DN32(STORE, 32) DN32(STORE, 0)
+		}
+	return probe_ticks() - t0;
+}
+
+NO_MEMCPY static uint64_t fcp(void *arg, uint32_t n)
+{
+	const struct buf *b = arg;
+	uint64_t t0 = probe_ticks();
+
+	while (n--) {
+		const volatile uint32_t *s = b->src, *e = s + b->bytes / 4;
+		for (volatile uint32_t *d = b->dst; s < e; s += BLOCK, d += BLOCK) {
+			UP32(COPY, 0) UP32(COPY, 32) UP32(COPY, 64) UP32(COPY, 96)
+		}
+	}
+	return probe_ticks() - t0;
+}
+
 static const struct column {
 	const char *name;
 	uint64_t (*run)(void *arg, uint32_t n);
 } columns[] = {
 	{ "rd", rd }, { "wr", wr }, { "cp_libc", cp_libc }, { "cp_hand", cp_hand },
+	{ "frd", frd }, { "fwr", fwr }, { "fcp", fcp },
 };
 
 /* MB/s x100 from ns x100 per pass of `bytes`. */
@@ -121,6 +181,7 @@ static int bw_run(struct probe_ctx *ctx)
 			   (unsigned long)sizes[1] >> 10, (unsigned long)avail >> 10);
 		sizes[1] = avail;
 	}
+	sizes[1] &= ~(size_t)(BLOCK * 4 - 1);	/* whole blocks of LMbench's 512 bytes */
 	if (sizes[0] < 1024 || sizes[1] < sizes[0])
 		return probe_fail(ctx, "free RAM (%lu KiB) holds no two buffers of %lu KiB",
 				  (unsigned long)avail >> 10, (unsigned long)sizes[0] >> 10);
@@ -166,6 +227,6 @@ static int bw_run(struct probe_ctx *ctx)
 
 const struct probe probe_bw_mem = {
 	.name = "bw_mem",
-	.what = "memory bandwidth, MB/s: read, write, copy (memcpy, hand-unrolled), in and beyond cache",
+	.what = "memory bandwidth, MB/s: read, write, copy (memcpy, hand-unrolled), LMbench's frd, fwr, fcp, in and beyond cache",
 	.run = bw_run,
 };

@@ -6,7 +6,9 @@
  * nopintlb/2pintlb).  A side's rows are a mode (mmubench) or a host
  * (LMbench: its name, or the first characters of it, as LMbench cuts
  * hosts to 9), optionally after "SOURCE:" (a board's run label, or the
- * summary's label, "lmbench"); several rows give their median.
+ * summary's label, "lmbench"); several rows give their median.  Where
+ * mmubench rows' board counts kernel-page TLB misses for a column's
+ * operation (kmisses[]), both sides' counts follow the ratios.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -91,19 +93,126 @@ static double ratio_of(const struct lmb_table *t, const struct ratio *r, int sec
 	return side_median(t, r->num, r->nn, sec, col) / side_median(t, r->den, r->nd, sec, col);
 }
 
+/* The kernel-page TLB misses of a column's operation, where the board's
+ * miss handler tells kernel pages: printed beside the ratio, they say why
+ * one mode costs more.  <probe>.<mode>.<dtlb> and .<itlb>, over `over`. */
+static const struct kmiss {
+	int sec, col;
+	const char *probe, *dtlb, *itlb, *over;
+} kmisses[] = {
+	{ LMB_PROC, 1, "trap", "null_kernel_dtlb_misses", "null_kernel_itlb_misses",
+	  "64 null calls, less the same rounds without them" },
+	{ LMB_PROC, 8, "fork", "fork_kernel_dtlb_misses", "fork_kernel_itlb_misses", "one fork" },
+	{ LMB_PROC, 9, "exec", "exec_kernel_dtlb_misses", "exec_kernel_itlb_misses",
+	  "one fork + exec" },
+	{ LMB_FILEVM, 4, "mmap", "lat_mmap_kernel_dtlb_misses", "lat_mmap_kernel_itlb_misses",
+	  "one lat_mmap" },
+	{ LMB_FILEVM, 6, "pagefault", "fault_kernel_dtlb_misses", "fault_kernel_itlb_misses",
+	  "the faults of one run, less the run without them" },
+};
+
+static const struct kmiss *kmiss_of(int sec, int col)
+{
+	for (size_t k = 0; k < sizeof(kmisses) / sizeof(kmisses[0]); k++)
+		if (kmisses[k].sec == sec && kmisses[k].col == col)
+			return &kmisses[k];
+	return 0;
+}
+
+/* One count over a row set, as the logs print it: "-" unless every row
+ * (mmubench's) has it, a range "lo..hi" where they differ.  1 when found. */
+static int side_count(const struct lmb_table *t, const int *rows, int n, const char *probe,
+		      const char *metric, char *out, size_t size)
+{
+	const struct meas *lo = 0, *hi = 0;
+
+	for (int i = 0; i < n; i++) {
+		const struct lmb_row *r = &t->rows[rows[i]];
+		const struct meas *m = r->run ? run_find(r->run, probe, r->os, metric) : 0;
+		if (!m) {
+			snprintf(out, size, "-");
+			return 0;
+		}
+		lo = !lo || m->value < lo->value ? m : lo;
+		hi = !hi || m->value > hi->value ? m : hi;
+	}
+	if (!lo)
+		snprintf(out, size, "-");
+	else if (lo->value == hi->value)
+		snprintf(out, size, "%.*f", lo->decimals, lo->value);
+	else
+		snprintf(out, size, "%.*f..%.*f", lo->decimals, lo->value, hi->decimals, hi->value);
+	return lo != 0;
+}
+
+/* "D/I vs D/I" for a ratio's column: 1 when any count was found. */
+static int misses_cell(const struct lmb_table *t, const struct ratio *r, int sec, int col,
+		       char *out, size_t size)
+{
+	const struct kmiss *k = kmiss_of(sec, col);
+	char c[4][48];
+	int any = 0;
+
+	out[0] = 0;
+	if (!k)
+		return 0;
+	any |= side_count(t, r->num, r->nn, k->probe, k->dtlb, c[0], sizeof(c[0]));
+	any |= side_count(t, r->num, r->nn, k->probe, k->itlb, c[1], sizeof(c[1]));
+	any |= side_count(t, r->den, r->nd, k->probe, k->dtlb, c[2], sizeof(c[2]));
+	any |= side_count(t, r->den, r->nd, k->probe, k->itlb, c[3], sizeof(c[3]));
+	if (any)
+		snprintf(out, size, "%s/%s vs %s/%s", c[0], c[1], c[2], c[3]);
+	return any;
+}
+
+/* Does any shown column of this ratio have counts? */
+static int has_misses(const struct lmb_table *t, const struct ratio *r)
+{
+	char cell[200];
+
+	for (size_t k = 0; k < sizeof(kmisses) / sizeof(kmisses[0]); k++)
+		if (misses_cell(t, r, kmisses[k].sec, kmisses[k].col, cell, sizeof(cell)))
+			return 1;
+	return 0;
+}
+
+/* The head of a ratio's misses column: "kernel D/I misses NUM vs DEN". */
+static void misses_head(const char *spec, char *out, size_t size)
+{
+	const char *slash = strchr(spec, '/');
+
+	snprintf(out, size, "kernel D/I misses %.*s vs %s", (int)(slash - spec), spec, slash + 1);
+}
+
 int lmb_compare(FILE *f, const struct lmb_table *t, const char *a, const char *b)
 {
 	static struct ratio ra, rb;
-	char name[32], cell[2][16];
-	int lines = 0;
+	char name[32], cell[2][16], miss[2][200], head[2][160];
+	int lines = 0, shown[sizeof(kmisses) / sizeof(kmisses[0])] = { 0 };
 
 	if (parse_ratio(t, a, &ra) < 0 || parse_ratio(t, b, &rb) < 0)
 		return -1;
 	fprintf(f, "\nRatios, column by column (medians of each row set): %s (%d / %d rows) "
 		"beside %s (%d / %d rows)\n", a, ra.nn, ra.nd, b, rb.nn, rb.nd);
 	int wa = strlen(a) > 16 ? (int)strlen(a) : 16, wb = strlen(b) > 16 ? (int)strlen(b) : 16;
+	int ma = has_misses(t, &ra), mb = has_misses(t, &rb), wm = 0;
 
-	fprintf(f, "%-32s %-16s %*s %*s\n", "Section", "Column", wa, a, wb, b);
+	/* a column of kernel-page misses after the ratios for each ratio that has them */
+	misses_head(a, head[0], sizeof(head[0]));
+	misses_head(b, head[1], sizeof(head[1]));
+	if (ma && mb) {				/* the first one padded: the second follows */
+		wm = strlen(head[0]);
+		for (size_t k = 0; k < sizeof(kmisses) / sizeof(kmisses[0]); k++)
+			if (misses_cell(t, &ra, kmisses[k].sec, kmisses[k].col, miss[0], sizeof(miss[0])) &&
+			    (int)strlen(miss[0]) > wm)
+				wm = strlen(miss[0]);
+	}
+	fprintf(f, "%-32s %-16s %*s %*s", "Section", "Column", wa, a, wb, b);
+	if (ma)
+		fprintf(f, "  %-*s", wm, head[0]);
+	if (mb)
+		fprintf(f, "  %s", head[1]);
+	fputc('\n', f);
 	for (int s = 0; s < LMB_SECTIONS; s++) {
 		const struct lmb_section *sd = &lmb_sections[s];
 		char title[64];
@@ -119,13 +228,34 @@ int lmb_compare(FILE *f, const struct lmb_table *t, const char *a, const char *b
 					snprintf(cell[k], sizeof(cell[k]), "%.3f", k ? y : x);
 				else
 					cell[k][0] = 0;
+			int got = misses_cell(t, &ra, s, c, miss[0], sizeof(miss[0])) |
+				  misses_cell(t, &rb, s, c, miss[1], sizeof(miss[1]));
+			if (got)
+				shown[kmiss_of(s, c) - kmisses] = 1;
 			lmb_col_name(s, c, name, sizeof(name));
-			fprintf(f, "%-32s %-16s %*s %*s\n", title, name, wa, cell[0], wb, cell[1]);
+			fprintf(f, "%-32s %-16s %*s %*s", title, name, wa, cell[0], wb, cell[1]);
+			if (ma && (miss[0][0] || (mb && miss[1][0])))
+				fprintf(f, "  %-*s", mb && miss[1][0] ? wm : 0, miss[0]);
+			if (mb && miss[1][0])
+				fprintf(f, "  %s", miss[1]);
+			fputc('\n', f);
 			lines++;
 		}
 	}
 	if (!lines)
 		fprintf(f, "(no column has figures in both row sets of either ratio)\n");
+	if (ma || mb) {
+		fprintf(f, "kernel D/I misses: the data and instruction TLB misses on kernel pages of "
+			"the column's operation,\n  counted exactly by the board's miss handler, as the "
+			"logs print them (NUM's vs DEN's; lo..hi\n  where a set's rows differ; - where a "
+			"row has none):\n");
+		for (size_t k = 0; k < sizeof(kmisses) / sizeof(kmisses[0]); k++)
+			if (shown[k]) {
+				lmb_col_name(kmisses[k].sec, kmisses[k].col, name, sizeof(name));
+				fprintf(f, "  %s: %s.<mode>.%s, %s: %s\n", name, kmisses[k].probe,
+					kmisses[k].dtlb, kmisses[k].itlb, kmisses[k].over);
+			}
+	}
 	return 0;
 }
 
