@@ -11,12 +11,17 @@
  * part of the TLB is the same whatever lies where in RAM.  fork shares
  * every page but the stack copy-on-write: both read-only, the first write
  * fault in either copies the page (or, the last one to hold it, just makes
- * it writable again).
+ * it writable again).  mmap's part holds mappings (struct map): fresh
+ * pages mapped at once, or a RAM file's pages (struct proc_file, a page
+ * cache the kernel owns) mapped lazily: the first user-mode touch of each
+ * page faults, and the fault hook maps the file's page there, shared.
  * Untranslated modes (405 real): a process is one run of RAM at its
- * physical address, text, data and stack in a row; fork copies it at once.
+ * physical address, text, data and stack in a row; fork copies it at once;
+ * a file is mapped as its own pages.
  *
  * Page frames come from proc_mem.c's pool, a reference count each; the
  * bookkeeping (frames of each window page) is on the heap. */
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mmu_arch.h"
@@ -30,20 +35,38 @@
 #define STACK_PAGE	(WIN_PAGES - 1)
 #define MAX_PROCS	8
 #define MAX_REGIONS	16			/* untranslated: runs of RAM per process */
+#define MAX_MAPS	16			/* translated: mmap's mappings per process */
 #define COW		0x1u			/* frames[]: shared read-only, copy on write */
+#define SHARED		0x2u			/* frames[]: a file's page, mapped shared */
 
-struct region { uintptr_t at; uint32_t pages; };
+struct proc_file {
+	uintptr_t base;			/* its pages, contiguous (untranslated maps them so) */
+	uint32_t pages;
+	uint32_t *cache;		/* the page cache: each page's frame, as a kernel looks it up */
+};
+
+/* untranslated: a run of RAM, the process's own or (file) a file's */
+struct region { uintptr_t at; uint32_t pages; const struct proc_file *file; };
+
+/* translated: window pages [first, first + pages) of an mmap */
+struct map {
+	uint32_t first, pages;
+	const struct proc_file *file;	/* 0: fresh pages, mapped at once */
+	unsigned attr;			/* a file page's, when it faults in */
+};
 
 struct proc {
 	int used;
 	struct mmu_space *space;	/* translated; 0 untranslated */
 	uintptr_t base;			/* its own address of page 0 */
 	uint32_t text_pages, data_pages;
-	uint32_t *frames;		/* translated: each window page's frame | COW, 0 none */
+	uint32_t *frames;		/* translated: each window page's frame | COW | SHARED, 0 none */
+	struct map maps[MAX_MAPS];	/* translated: mmap's, pages 0 where unused */
 	struct region regions[MAX_REGIONS];	/* untranslated: [0] text+data+stack */
 };
 
 static struct proc procs[MAX_PROCS];
+static struct map *map_of(struct proc *p, uint32_t i);
 static struct proc *running;		/* in user mode now: the fault hook's */
 /* ---- slots, the current mode ---- */
 
@@ -62,6 +85,14 @@ const char *proc_unavailable(void)
 	return user_unavailable(current_mode());
 }
 
+/* An untranslated run of RAM given back: a file's pages stay the file's. */
+static void region_free(struct region *r)
+{
+	for (uint32_t k = 0; !r->file && k < r->pages; k++)
+		proc_frame_put(r->at + k * PAGE);
+	r->pages = 0;
+}
+
 /* A process the watchdog cut short in user mode (the run loop longjmps
  * out of the PIT's exception, proc_run never returns): its probe ended,
  * and entering the next mode destroyed every space, so every process
@@ -77,8 +108,7 @@ static void reclaim_cut_short(void)
 			if (p->frames[k])
 				proc_frame_put(p->frames[k] & ~(PAGE - 1));
 		for (int r = 0; p->used && r < MAX_REGIONS; r++)
-			for (uint32_t k = 0; k < p->regions[r].pages; k++)
-				proc_frame_put(p->regions[r].at + k * PAGE);
+			region_free(&p->regions[r]);
 		free(p->frames);
 		memset(p, 0, sizeof(*p));
 	}
@@ -100,7 +130,10 @@ static struct proc *proc_new(void)
 		if (!mmu_current)
 			return p;
 		p->base = MMU_SPACE_BASE;
-		p->frames = calloc(WIN_PAGES, sizeof(*p->frames));
+		/* page-aligned: the entries of mmap's part lie in one page */
+		p->frames = memalign(PAGE, WIN_PAGES * sizeof(*p->frames));
+		if (p->frames)
+			memset(p->frames, 0, WIN_PAGES * sizeof(*p->frames));
 		p->space = p->frames ? mmu_space_create(0) : 0;
 		if (p->space)
 			return p;
@@ -193,7 +226,7 @@ static int layout(struct proc *p, uint32_t text_bytes, uint32_t data)
 		uintptr_t at = proc_frames_alloc(n);
 		if (!at)
 			return -1;
-		p->regions[0] = (struct region){ at, n };
+		p->regions[0] = (struct region){ at, n, 0 };
 		p->base = at, p->text_pages = text;
 		pages_zero(at, n);
 		memcpy((void *)at, user_code, code < text_bytes ? code : text_bytes);
@@ -270,7 +303,7 @@ static int fork_space(struct proc *p, struct proc *c)
 		uint32_t f = p->frames[i];
 		if (!f)
 			continue;
-		if (i >= p->text_pages && !(f & COW)) {
+		if (i >= p->text_pages && !(f & (COW | SHARED))) {
 			if (mmu_protect(va_of(p, i), PAGE, MMU_USER | MMU_READ) < 0)
 				return -1;
 			p->frames[i] = f | COW;
@@ -278,9 +311,12 @@ static int fork_space(struct proc *p, struct proc *c)
 	}
 	pages_copy((uintptr_t)stack_copy, va_of(p, STACK_PAGE), 1);
 	mmu_space_switch(c->space);
+	memcpy(c->maps, p->maps, sizeof(c->maps));
 	for (uint32_t i = 0; i < STACK_PAGE; i++) {
 		uint32_t f = p->frames[i];
 		unsigned attr = MMU_USER | MMU_READ | (i < p->text_pages ? MMU_EXEC : 0);
+		if (f & SHARED)				/* a file's page: shared, as it is */
+			attr = map_of(p, i)->attr;
 		if (!f)
 			continue;
 		if (mmu_map(va_of(c, i), f & ~(PAGE - 1), PAGE, attr) < 0)
@@ -310,23 +346,28 @@ struct proc *proc_fork(struct proc *p)
 	uintptr_t at = proc_frames_alloc(n);
 	if (!at)
 		return made(c, 0);
-	c->regions[0] = (struct region){ at, n };
+	c->regions[0] = (struct region){ at, n, 0 };
 	c->base = at;
 	pages_copy(at, p->regions[0].at, n);
 	return c;
 }
 
-/* The fault hook while a process runs: a write to a copy-on-write page. */
-static int cow_fault(uintptr_t addr, int write, int protection)
+/* The mapping window page i of p belongs to, or 0. */
+static struct map *map_of(struct proc *p, uint32_t i)
 {
-	struct proc *p = running;
-	uint32_t i = (addr - MMU_SPACE_BASE) / PAGE;
+	for (int m = 0; m < MAX_MAPS; m++)
+		if (p->maps[m].pages && i - p->maps[m].first < p->maps[m].pages)
+			return &p->maps[m];
+	return 0;
+}
 
-	if (!p || !p->space || !write || !protection || addr - MMU_SPACE_BASE >= MMU_SPACE_SIZE ||
-	    !(p->frames[i] & COW))
-		return 0;
+/* A write to a copy-on-write page (translation as the exception left it:
+ * frames are RAM, mapped 1:1 in every mode). */
+static int cow_fault(struct proc *p, uint32_t i)
+{
 	uintptr_t f = p->frames[i] & ~(PAGE - 1), nf = f;
-	if (*proc_frame_ref(f) > 1) {		/* still shared: copy (frames are RAM, mapped 1:1) */
+
+	if (*proc_frame_ref(f) > 1) {		/* still shared: copy */
 		if (!(nf = proc_frames_alloc(1)))
 			return 0;
 		pages_copy(nf, f, 1);
@@ -338,6 +379,49 @@ static int cow_fault(uintptr_t addr, int write, int protection)
 	return MMU_FAULT_RETRY;
 }
 
+/* A first touch of a file-mapped page: the file's page from its page
+ * cache, mapped shared (no copy), one reference more.  Run with the
+ * kernel's translation (user_kernel_call), as a kernel's fault path. */
+struct fault_at { struct proc *p; uint32_t i; };
+
+static int file_fault(void *arg)
+{
+	struct proc *p = ((struct fault_at *)arg)->p;
+	uint32_t i = ((struct fault_at *)arg)->i;
+	const struct map *m = map_of(p, i);
+	uintptr_t f = m->file->cache[i - m->first];
+
+	if (mmu_map(va_of(p, i), f, PAGE, m->attr) < 0)
+		return 0;
+	++*proc_frame_ref(f);
+	p->frames[i] = f | SHARED;
+	return MMU_FAULT_RETRY;
+}
+
+/* The fault hook while a process runs: copy-on-write, a file page's first
+ * touch; anything else is a fault outside what the process may do. */
+static int proc_fault(uintptr_t addr, int write, int protection)
+{
+	struct proc *p = running;
+	uint32_t i = (addr - MMU_SPACE_BASE) / PAGE;
+	const struct map *m;
+
+	if (!p || !p->space)
+		return 0;
+	if (addr - MMU_SPACE_BASE < MMU_SPACE_SIZE) {
+		if (write && protection && (p->frames[i] & COW))
+			return cow_fault(p, i);
+		if (!protection && !p->frames[i] && (m = map_of(p, i)) && m->file) {
+			struct fault_at at = { p, i };
+			return user_kernel_call(file_fault, &at);
+		}
+	}
+	report_diag("error: process: a %s%s at %#lx outside its mappings' rights",
+		    protection ? "protection fault on a " : "page fault on a ",
+		    write ? "write" : "read or fetch", (unsigned long)addr);
+	return 0;
+}
+
 int proc_run(struct proc *p, struct proc_job *job)
 {
 	uintptr_t top = stack_top(p), at = top - 32, sp = top - 64;
@@ -347,7 +431,7 @@ int proc_run(struct proc *p, struct proc_job *job)
 		return -1;
 	*(struct proc_job *)at = *job;
 	running = p;
-	mmu_set_fault_hook(cow_fault);
+	mmu_set_fault_hook(proc_fault);
 	rc = user_enter(p->base, sp, at);
 	mmu_set_fault_hook(0);
 	running = 0;
@@ -361,65 +445,118 @@ int proc_run(struct proc *p, struct proc_job *job)
 	return rc;
 }
 
+uint32_t proc_mmap_room(void) { return (STACK_PAGE - MMAP_FIRST) * PAGE; }
+
+/* First fit: n window pages of mmap's part no mapping holds, and a free
+ * slot for it; 0 after saying why. */
+static struct map *map_new(struct proc *p, uint32_t n)
+{
+	struct map *slot = 0;
+	uint32_t first = MMAP_FIRST;
+
+	for (int m = 0; m < MAX_MAPS; m++)
+		slot = !slot && !p->maps[m].pages ? &p->maps[m] : slot;
+	for (uint32_t i = MMAP_FIRST; i < STACK_PAGE && i - first < n; i++)
+		if (map_of(p, i))
+			first = i + 1;
+	if (!slot || STACK_PAGE - first < n) {
+		report_diag("error: mmap: %s", slot ? "no room in the window's mmap part"
+						    : "a process's mappings all in use");
+		return 0;
+	}
+	*slot = (struct map){ first, n, 0, 0 };
+	return slot;
+}
+
+/* Untranslated: a run of RAM, fresh (zeroed) or a file's own pages. */
+static uintptr_t region_new(struct proc *p, uint32_t n, const struct proc_file *file)
+{
+	int i;
+
+	for (i = 1; i < MAX_REGIONS && p->regions[i].pages; i++)
+		;
+	uintptr_t at = i == MAX_REGIONS ? 0 : file ? file->base : proc_frames_alloc(n);
+	if (!at) {
+		if (i == MAX_REGIONS)
+			report_diag("error: mmap: a process's regions all in use");
+		return 0;
+	}
+	p->regions[i] = (struct region){ at, n, file };
+	if (!file)
+		pages_zero(at, n);
+	return at;
+}
+
 uintptr_t proc_mmap(struct proc *p, uint32_t bytes)
 {
-	uint32_t n = (bytes + PAGE - 1) / PAGE, first = MMAP_FIRST, i;
+	uint32_t n = (bytes + PAGE - 1) / PAGE, i;
+	struct map *m;
 
 	if (!n)
 		return 0;
-	if (!p->space) {
-		for (i = 1; i < MAX_REGIONS && p->regions[i].pages; i++)
-			;
-		uintptr_t at = i < MAX_REGIONS ? proc_frames_alloc(n) : 0;
-		if (!at)
-			return 0;
-		p->regions[i] = (struct region){ at, n };
-		pages_zero(at, n);
-		return at;
-	}
-	for (i = MMAP_FIRST; i < STACK_PAGE && i - first < n; i++)
-		if (p->frames[i])
-			first = i + 1;
-	if (i - first < n) {
-		report_diag("error: mmap: no %lu free pages in the window", (unsigned long)n);
+	if (!p->space)
+		return region_new(p, n, 0);
+	if (!(m = map_new(p, n)))
 		return 0;
-	}
 	mmu_space_switch(p->space);
-	for (i = first; i < first + n; i++)
+	for (i = m->first; i < m->first + n; i++)
 		if (page_new(p, i) < 0) {
-			while (i-- > first)
+			while (i-- > m->first)
 				page_drop(p, i);
+			m->pages = 0;
 			mmu_space_switch(0);
 			return 0;
 		}
 	mmu_space_switch(0);
-	return va_of(p, first);
+	return va_of(p, m->first);
+}
+
+uintptr_t proc_mmap_file(struct proc *p, struct proc_file *f, uint32_t bytes, int writable)
+{
+	uint32_t n = (bytes + PAGE - 1) / PAGE;
+	struct map *m;
+
+	if (!n || n > f->pages) {
+		report_diag("error: mmap: %lu bytes of a %lu-page file", (unsigned long)bytes,
+			    (unsigned long)f->pages);
+		return 0;
+	}
+	if (!p->space)
+		return region_new(p, n, f);
+	if (!(m = map_new(p, n)))
+		return 0;
+	m->file = f;
+	m->attr = MMU_USER | MMU_READ | (writable ? MMU_WRITE : 0);
+	return va_of(p, m->first);	/* no entry yet: each page faults in */
 }
 
 int proc_munmap(struct proc *p, uintptr_t addr, uint32_t bytes)
 {
 	uint32_t n = (bytes + PAGE - 1) / PAGE, i0 = (addr - p->base) / PAGE;
+	struct map *m = p->space && !(addr & (PAGE - 1)) && addr - p->base < MMU_SPACE_SIZE ?
+			map_of(p, i0) : 0;
 
 	if (!p->space) {
 		for (int r = 1; r < MAX_REGIONS; r++)
 			if (p->regions[r].pages && p->regions[r].at == addr) {
-				for (uint32_t k = 0; k < p->regions[r].pages; k++)
-					proc_frame_put(addr + k * PAGE);
-				p->regions[r].pages = 0;
+				region_free(&p->regions[r]);
 				return 0;
 			}
 		report_diag("error: munmap %#lx: not a region mmap gave", (unsigned long)addr);
 		return -1;
 	}
-	if (addr & (PAGE - 1) || i0 < MMAP_FIRST || i0 + n > STACK_PAGE) {
-		report_diag("error: munmap %#lx+%#lx: not in mmap's part of the window",
-			    (unsigned long)addr, (unsigned long)bytes);
+	if (!m || m->first != i0 || m->pages != n) {
+		report_diag("error: munmap %#lx+%#lx: not a mapping mmap gave", (unsigned long)addr,
+			    (unsigned long)bytes);
 		return -1;
 	}
+	/* The entries that exist (a file's untouched pages have none), each
+	 * unmapped and its TLB entry dropped; a file's pages stay its own. */
 	mmu_space_switch(p->space);
 	for (uint32_t i = i0; i < i0 + n; i++)
 		page_drop(p, i);
 	mmu_space_switch(0);
+	m->pages = 0;
 	return 0;
 }
 
@@ -435,10 +572,58 @@ void proc_destroy(struct proc *p)
 		mmu_space_destroy(p->space);
 	}
 	for (int r = 0; r < MAX_REGIONS; r++)
-		for (uint32_t k = 0; k < p->regions[r].pages; k++)
-			proc_frame_put(p->regions[r].at + k * PAGE);
+		region_free(&p->regions[r]);
 	free(p->frames);
 	memset(p, 0, sizeof(*p));
+}
+
+/* ---- the RAM file ---- */
+
+uint32_t proc_file_word(uint32_t offset) { return 0x5a5a0000u ^ offset; }
+
+struct proc_file *proc_file_create(uint32_t bytes)
+{
+	uint32_t n = (bytes + PAGE - 1) / PAGE;
+	struct proc_file *f;
+
+	reclaim_cut_short();
+	if (!n || proc_pool_init() < 0)
+		return 0;
+	if (!(f = calloc(1, sizeof(*f))) || !(f->cache = malloc(n * sizeof(*f->cache)))) {
+		report_diag("error: a %lu-page file: no heap for its page cache", (unsigned long)n);
+		free(f);
+		return 0;
+	}
+	if (!(f->base = proc_frames_alloc(n))) {	/* contiguous: untranslated maps it so */
+		free(f->cache);
+		free(f);
+		return 0;
+	}
+	f->pages = n;
+	/* where its kernel structures lie (selftest derives a fault's kernel
+	 * pages from it) */
+	report_diag("processes: a %lu-page file: frames %#lx, page cache %#lx, their reference "
+		    "counts %#lx", (unsigned long)n, (unsigned long)f->base, (unsigned long)f->cache,
+		    (unsigned long)proc_frame_ref(f->base));
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t *w = (uint32_t *)(f->base + k * PAGE);
+		f->cache[k] = f->base + k * PAGE;
+		for (uint32_t o = 0; o < PAGE / 4; o++)
+			w[o] = proc_file_word(k * PAGE + o * 4);
+	}
+	return f;
+}
+
+/* Its pages' own references dropped; a page still mapped somewhere is
+ * freed by its last unmap. */
+void proc_file_destroy(struct proc_file *f)
+{
+	if (!f)
+		return;
+	for (uint32_t k = 0; k < f->pages; k++)
+		proc_frame_put(f->cache[k]);
+	free(f->cache);
+	free(f);
 }
 
 /* Arches without a user mode yet (include/user.h): proc_unavailable()
@@ -454,4 +639,5 @@ __attribute__((weak)) int user_enter(uintptr_t entry, uintptr_t sp, uintptr_t ar
 	return -1;
 }
 __attribute__((weak)) void user_set_null_call(void (*fn)(void)) { (void)fn; }
+__attribute__((weak)) int user_kernel_call(int (*fn)(void *), void *arg) { return fn(arg); }
 __attribute__((weak)) const char user_code[1], user_code_end[1];

@@ -16,10 +16,12 @@
 #include <stdint.h>
 
 /* What the user routine does, given its job (on a user page):
- * `rounds` times: touch `touch_pages` 4K pages from touch_base (one word
- * each: a load, or a store of the round number where `write`), then make
- * `calls` null system calls; then the exit call.  Addresses are the
- * process's own (window addresses, or physical where untranslated). */
+ * `rounds` times: touch `touch_pages` addresses from touch_base, `stride`
+ * bytes apart (one word each: a load, or a store of the round number where
+ * `write`), then make `calls` null system calls; then the exit call.
+ * stride 0 means 4096 (a word per 4K page); a negative one goes down, as
+ * lat_pagefault's touches do.  Addresses are the process's own (window
+ * addresses, or physical where untranslated). */
 struct proc_job {
 	uint32_t rounds;
 	uint32_t touch_base;
@@ -27,6 +29,7 @@ struct proc_job {
 	uint32_t write;
 	uint32_t calls;
 	uint32_t sum;		/* out: the sum of the words loaded (keeps loads real) */
+	int32_t stride;		/* bytes from one touch to the next; 0: 4096 */
 };
 
 struct proc;
@@ -62,5 +65,21 @@ int proc_run(struct proc *p, struct proc_job *job);
 uintptr_t proc_mmap(struct proc *p, uint32_t bytes);
 int proc_munmap(struct proc *p, uintptr_t addr, uint32_t bytes);
 void proc_destroy(struct proc *p);
+
+/* A RAM "file": `bytes` (whole pages) of page-cache pages the kernel owns,
+ * each 32-bit word the pattern proc_file_word(its byte offset); 0 after
+ * printing why.  Its pages stay until proc_file_destroy, mapped or not. */
+struct proc_file;
+struct proc_file *proc_file_create(uint32_t bytes);
+void proc_file_destroy(struct proc_file *f);
+uint32_t proc_file_word(uint32_t offset);
+/* mmap of the first `bytes` of f, shared (read-only, or read-write where
+ * `writable`), into p's mmap part: no entry made (lazily); a user-mode
+ * fault in it maps the file's page there (no copy).  Untranslated (no MMU)
+ * the file's own pages, at hand.  proc_munmap takes exactly what an mmap
+ * gave, removes its entries (and their TLB entries) and keeps the file's
+ * pages; anything else is an error.  0 after printing why. */
+uintptr_t proc_mmap_file(struct proc *p, struct proc_file *f, uint32_t bytes, int writable);
+uint32_t proc_mmap_room(void);		/* bytes a window's mmap part holds */
 
 #endif

@@ -32,4 +32,11 @@ int user_enter(uintptr_t entry, uintptr_t sp, uintptr_t arg);
  * it, for every USER_CALL_NULL; 0: nothing but the trap itself. */
 void user_set_null_call(void (*fn)(void));
 
+/* From the fault hook, for a fault taken in user mode: fn(arg) with the
+ * kernel's own translation, as the null call's hook runs (the 405 takes
+ * exceptions with translation off, the e500 its data in address space 1),
+ * so that the kernel pages a fault's handling touches go through the TLB
+ * as a kernel's would; its result. */
+int user_kernel_call(int (*fn)(void *), void *arg);
+
 #endif

@@ -108,10 +108,14 @@ static const struct source {
 	{ LMB_LAT, 0, "aspace", "2p_0k_ns", 1000, PROCESS },	/* LMbench repeats it there */
 	{ LMB_FILEVM, 5, "demand", "lat_sig_prot_ns", 1000, ANY },	/* lat_sig prot */
 	{ LMB_FILEVM, 6, "demand", "lat_pagefault_ns", 1000, ANY },	/* lat_pagefault */
+	{ LMB_FILEVM, 6, "pagefault", "pagefault_ns", 1000, ANY },	/* boards: lat_pagefault */
+	{ LMB_FILEVM, 4, "mmap", "lat_mmap_us", 1, ANY },	/* boards: lat_mmap, largest fitting */
 	{ LMB_BW, 5, "bw_mem", "cp_libc_mbs", 1, ANY },		/* bw_mem bcopy, beyond the caches */
-	{ LMB_BW, 6, "bw_mem", "cp_hand_mbs", 1, ANY },		/* bw_mem fcp */
-	{ LMB_BW, 7, "bw_mem", "rd_mbs", 1, ANY },		/* bw_mem frd */
-	{ LMB_BW, 8, "bw_mem", "wr_mbs", 1, ANY },		/* bw_mem fwr */
+	/* LMbench 2.0's loops (512-byte blocks, fwr descending); the older
+	 * cp_hand, rd, wr (8 words ascending; wr 3-4x fwr on a Zen 3) are not */
+	{ LMB_BW, 6, "bw_mem", "fcp_mbs", 1, ANY },		/* bw_mem fcp */
+	{ LMB_BW, 7, "bw_mem", "frd_mbs", 1, ANY },		/* bw_mem frd */
+	{ LMB_BW, 8, "bw_mem", "fwr_mbs", 1, ANY },		/* bw_mem fwr */
 	{ LMB_MEM, 0, "cpu", "mhz", 1, ANY },
 };
 
@@ -265,7 +269,9 @@ static void print_notes(FILE *f, const struct lmb_table *t, const struct report 
 		"Prot Fault, Page Fault (demand's\n  lat_sig catch, lat_sig prot, lat_pagefault: LMbench's "
 		"methods under an OS, the sandbox); ctxsw\n  (aspace where it switched processes, lat_ctx's "
 		"ring: the sandbox); Bcopy (libc), Bcopy (hand), Mem\n  read, Mem write (bw_mem beyond "
-		"the caches: bcopy, fcp, frd, fwr).\n"
+		"the caches: memcpy as bcopy; fcp_mbs,\n  frd_mbs, fwr_mbs: LMbench's fcp, frd, fwr loops; "
+		"a log without them, Bcopy (hand), Mem read,\n  Mem write blank: its cp_hand, rd, wr are "
+		"8-word ascending loops, not LMbench's).\n"
 		"Left blank on purpose (mmureport's own tables have them): a board's demand and "
 		"protect faults\n  (an exception into mmubench's hook: no kernel, no signal to a user "
 		"handler) are not Page Fault or\n  Prot Fault; remap_batch (16 pages, no file, no "

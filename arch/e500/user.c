@@ -40,3 +40,8 @@ void e500_user_null_call(void)
 {
 	powerpc_user_null_call(&null_call, e500_user_kmsr);
 }
+
+int user_kernel_call(int (*fn)(void *), void *arg)
+{
+	return powerpc_user_kernel_call(fn, arg, e500_user_kmsr);
+}

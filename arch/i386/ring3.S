@@ -127,7 +127,8 @@ i386_user_return:
  * The user routine (include/user.h), position independent: boot/proc.c
  * copies [user_code, user_code_end) onto a user page.  EAX: the struct
  * proc_job.  Registers: EBP the job, EDI the sum, ESI the round number,
- * EBX the address, ECX the pages left, EDX the calls left.
+ * EBX the address, ECX the touches left, EAX the stride while touching,
+ * EDX the calls left.
  */
 	.globl	user_code, user_code_end
 user_code:
@@ -143,17 +144,21 @@ next_round:
 	movl	JOB_TOUCH_PAGES(%ebp), %ecx	/* how many */
 	testl	%ecx, %ecx
 	jz	null_calls
-	cmpl	$0, JOB_WRITE(%ebp)	/* loads or stores? */
+	movl	JOB_STRIDE(%ebp), %eax	/* bytes to the next touch ... */
+	testl	%eax, %eax
+	jnz	1f
+	movl	$4096, %eax		/* ... 0: the next 4K page */
+1:	cmpl	$0, JOB_WRITE(%ebp)	/* loads or stores? */
 	jne	store_page
 load_page:
 	addl	(%ebx), %edi		/* one word of the page, into the sum */
-	addl	$4096, %ebx		/* the next 4K page */
+	addl	%eax, %ebx		/* the next touch */
 	decl	%ecx
 	jnz	load_page
 	jmp	null_calls
 store_page:
 	movl	%esi, (%ebx)		/* the round number into one word of the page */
-	addl	$4096, %ebx		/* the next 4K page */
+	addl	%eax, %ebx		/* the next touch */
 	decl	%ecx
 	jnz	store_page
 null_calls:

@@ -24,6 +24,7 @@ _Static_assert(offsetof(struct proc_job, touch_pages) == JOB_TOUCH_PAGES, "touch
 _Static_assert(offsetof(struct proc_job, write) == JOB_WRITE, "write");
 _Static_assert(offsetof(struct proc_job, calls) == JOB_CALLS, "calls");
 _Static_assert(offsetof(struct proc_job, sum) == JOB_SUM, "sum");
+_Static_assert(offsetof(struct proc_job, stride) == JOB_STRIDE, "stride");
 
 /* Inside user_enter: a fault from ring 3 ends it with -1 (exceptions.c).
  * One at a time (ring3.S keeps one kernel frame): the null-call hook must
@@ -57,6 +58,12 @@ int user_enter(uintptr_t entry, uintptr_t sp, uintptr_t arg)
 	r = i386_user_enter(entry, sp, arg, 0);
 	i386_user_active = 0;
 	return r;
+}
+
+/* A #PF from ring 3 is handled with paging as the kernel has it already. */
+int user_kernel_call(int (*fn)(void *), void *arg)
+{
+	return fn(arg);
 }
 
 /* An int $0x80 with an unknown call in EAX (ring3.S; then -1). */

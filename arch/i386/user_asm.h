@@ -27,5 +27,6 @@
 #define JOB_WRITE	12
 #define JOB_CALLS	16
 #define JOB_SUM		20
+#define JOB_STRIDE	24
 
 #endif

@@ -4,7 +4,7 @@
  * each arch's user_enter rfi's into it in problem state.
  * Position-independent (relative branches only, no absolute address),
  * entered with r3 = &job (struct proc_job, J_* offsets asserted in each
- * user.c).  r4 = rounds, r11 = the round number, r10 = sum.
+ * user.c).  r4 = rounds, r11 = the round number, r10 = sum, r9 = stride.
  */
 #include "user_job.h"
 
@@ -21,7 +21,11 @@ user_code:
 	lwz	r6, J_PAGES(r3)		/* pages to touch */
 	lwz	r7, J_WRITE(r3)		/* store rather than load? */
 	cmpwi	cr1, r7, 0		/* cr1: eq = loads */
-	cmpwi	r6, 0			/* no pages: straight to the calls */
+	lwz	r9, J_STRIDE(r3)	/* bytes to the next touch ... */
+	cmpwi	r9, 0
+	bne+	9f
+	li	r9, 4096		/* ... 0: the next 4K page */
+9:	cmpwi	r6, 0			/* no pages: straight to the calls */
 	beq-	3f
 	mtctr	r6			/* one word per page */
 2:	beq	cr1, 6f			/* loads */
@@ -29,7 +33,7 @@ user_code:
 	b	7f
 6:	lwz	r8, 0(r5)		/* a load ... */
 	add	r10, r10, r8		/* ... summed */
-7:	addi	r5, r5, 4096		/* the next 4K page */
+7:	add	r5, r5, r9		/* the next touch */
 	bdnz	2b
 3:	lwz	r6, J_CALLS(r3)		/* null calls this round */
 	cmpwi	r6, 0

@@ -11,6 +11,7 @@
 #define J_WRITE		12
 #define J_CALLS		16
 #define J_SUM		20
+#define J_STRIDE	24
 
 #define POWERPC_CALL_NULL	0
 #define POWERPC_CALL_EXIT	1

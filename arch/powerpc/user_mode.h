@@ -98,7 +98,7 @@ prefix##_user_kmsr:								\
 /* user_code.S reads the job and makes the calls by these numbers. */
 #define JOB_AT(field, off) _Static_assert(offsetof(struct proc_job, field) == off, #field)
 JOB_AT(rounds, J_ROUNDS); JOB_AT(touch_base, J_BASE); JOB_AT(touch_pages, J_PAGES);
-JOB_AT(write, J_WRITE); JOB_AT(calls, J_CALLS); JOB_AT(sum, J_SUM);
+JOB_AT(write, J_WRITE); JOB_AT(calls, J_CALLS); JOB_AT(sum, J_SUM); JOB_AT(stride, J_STRIDE);
 _Static_assert(USER_CALL_NULL == POWERPC_CALL_NULL && USER_CALL_EXIT == POWERPC_CALL_EXIT,
 	       "call numbers");
 
@@ -114,6 +114,19 @@ static inline void powerpc_user_null_call(void (*const *fn)(void), uint32_t kmsr
 	mtmsr(kmsr);
 	(*fn)();
 	mtmsr(msr);
+}
+
+/* From a user-mode fault's path: fn(arg) with kmsr, the kernel's MSR at
+ * user_enter, then the exception's MSR again. */
+static inline int powerpc_user_kernel_call(int (*fn)(void *), void *arg, uint32_t kmsr)
+{
+	uint32_t msr = mfmsr();
+	int r;
+
+	mtmsr(kmsr);
+	r = fn(arg);
+	mtmsr(msr);
+	return r;
 }
 
 #endif

@@ -35,3 +35,8 @@ void ppc405_user_null_call(void)
 {
 	powerpc_user_null_call(&null_call, ppc405_user_kmsr);
 }
+
+int user_kernel_call(int (*fn)(void *), void *arg)
+{
+	return powerpc_user_kernel_call(fn, arg, ppc405_user_kmsr);
+}

@@ -1,0 +1,203 @@
+"""Page Fault and Mmap Latency by LMbench 2.0's methods on the boards
+(tests/pagefault.c, tests/mmap.c's lat_mmap, boot/proc.c's RAM file and
+lazy file mappings): ref405ep and ppce500 under -icount in every mode,
+twice, identical; pc in all five modes with global=0 and global=1; bad
+input (an unmap of what was never mapped, a read outside any mapping)
+fails with the kernel's error and a register dump, never a hang; and
+mmureport --lmbench fills Page Fault and Mmap Latency from these logs.
+
+The kernel-page misses one run's faults add (fault_kernel_*: a run with
+the reads less one without, each from a flushed TLB, fewer than the TLB's
+entries written so nothing loaded since is evicted), derived from the
+layout: the fault's handling runs with the kernel's translation
+(user_kernel_call) and touches the window's page table (the table pool at
+the top of RAM, above the pins and in the top large page), the file's
+page-cache entries and the frames' reference counts (heap, their
+addresses in the probe's diagnostic), and code of its own.  pinned and
+largepte: the page table's page (a 4K PTE above the 32 MiB pins; the top
+16 MiB page, which nothing else of the run touches) and nothing else.
+normal (405): that page, plus every 4K page of those entries, plus the
+code pages of the fault path the run without faults does not execute.
+"""
+import re
+import subprocess
+
+import pytest
+
+from conftest import TOP, assert_icount_runs, run_qemu, the_exception
+
+PAGE = 4096
+PIN_END = 32 << 20
+TRANSLATED = ("normal", "pinned", "largepte")
+FILE = 2032 << 10          # the largest 16K multiple the mmap part holds (2044 KiB)
+READS = 8                  # from FILE - 16K down 256 KiB while above 0
+LAT_TOUCHES = 7            # lat_mmap 1 MiB: 1 MiB / 10 in 16 KiB steps
+ARGS = ("probes=pagefault,mmap", "modes=all")
+
+
+@pytest.fixture(scope="module")
+def ppc405():
+    return [run_qemu("ref405ep", *ARGS, "reps=1", timeout=300) for _ in range(2)]
+
+
+@pytest.fixture(scope="module")
+def e500():
+    return [run_qemu("ppce500", *ARGS, "quick", timeout=300) for _ in range(2)]
+
+
+def faults(run, mode):
+    return (run.value(f"pagefault.{mode}.fault_kernel_dtlb_misses"),
+            run.value(f"pagefault.{mode}.fault_kernel_itlb_misses"))
+
+
+def common(runs):
+    assert_icount_runs(runs, ("pagefault",), TRANSLATED, "tlb")
+    assert_icount_runs(runs, ("mmap",), ("real",) + TRANSLATED, "tlb")
+    run = runs[0]
+    assert run.results["pagefault.real"] == "skip"
+    assert not [m for m in run.measurements if m.startswith("mmap.real.lat_mmap")]
+    for mode in TRANSLATED:
+        # one counted run: exactly the reads' faults, no protection fault
+        assert run.value(f"pagefault.{mode}.pagefault_reads") == READS
+        assert run.value(f"pagefault.{mode}.pagefault_page_faults") == READS
+        assert run.value(f"pagefault.{mode}.pagefault_prot_faults") == 0
+        assert run.value(f"pagefault.{mode}.pagefault_ns") > 0
+        # lat_mmap: one fault per write, lazily; the sweep's sizes
+        assert run.value(f"mmap.{mode}.lat_mmap_page_faults") == LAT_TOUCHES
+        assert run.value(f"mmap.{mode}.lat_mmap_prot_faults") == 0
+        for kb in (512, 1024):
+            assert run.value(f"mmap.{mode}.lat_mmap_{kb}k_us") > 0
+        assert run.value(f"mmap.{mode}.lat_mmap_us") == run.value(f"mmap.{mode}.lat_mmap_1024k_us")
+        assert f"mmap.{mode}.lat_mmap_2048k_us" not in run.measurements
+    for mode in ("pinned", "largepte"):
+        assert faults(run, mode) == (1, 0), (mode, faults(run, mode))
+    return run
+
+
+def file_layout(run, mode):
+    """The probe's diagnostic: the file's frames, its page cache, its
+    reference counts (boot/proc.c proc_file_create)."""
+    text = "\n".join(run.lines)
+    starts = [m.start() for m in re.finditer(rf"^ok \d+ pagefault\.{mode}\b", text, re.M)]
+    m = list(re.finditer(r"processes: a (\d+)-page file: frames 0x([0-9a-f]+), page cache "
+                         r"0x([0-9a-f]+), their reference counts 0x([0-9a-f]+)",
+                         text[:starts[0]]))[-1]
+    return int(m.group(1)), int(m.group(2), 16), int(m.group(3), 16), int(m.group(4), 16)
+
+
+def entry_pages(cache, refs):
+    """The 4K pages of the page-cache entries and reference counts the
+    reads' faults touch."""
+    ks = [(FILE - (16 << 10) - j * (256 << 10)) // PAGE for j in range(READS)]
+    return {(cache + 4 * k) // PAGE for k in ks} | {(refs + k) // PAGE for k in ks}
+
+
+def symbols(elf):
+    out = subprocess.run(["powerpc-linux-gnu-nm", "-S", elf], capture_output=True, text=True,
+                         check=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 4:
+            syms[f[3]] = (int(f[0], 16), int(f[1], 16))
+    return syms
+
+
+def code_pages(syms, names):
+    out = set()
+    for n in names:
+        a, size = syms[n]
+        out |= set(range(a // PAGE, (a + size - 1) // PAGE + 1))
+    return out
+
+
+# What the fault's handling executes translated, and what a run without
+# faults executes translated (boot/proc.c, boot/mmu.c, arch/powerpc/pagetable.c,
+# each arch's user.c and mmu.c).
+FAULT_CODE = ("user_kernel_call", "file_fault", "map_of", "mmu_map", "owner_ok", "ppc_pt_map",
+              "change", "ppc_pte_slot", "pt_may_change", "proc_frame_ref")
+RUN_CODE = ("proc_mmap_file", "map_new", "map_of", "proc_run", "user_enter", "mmu_space_switch",
+            "proc_munmap", "page_drop")
+
+
+def test_ppc405(ppc405):
+    run = common(ppc405)
+    n, frames, cache, refs = file_layout(run, "normal")
+    assert n * PAGE == FILE and frames >= PIN_END and cache < PIN_END and refs < PIN_END
+    syms = symbols(f"{TOP}/build/ref405ep/mmubench.elf")
+    code = code_pages(syms, FAULT_CODE + ("ppc405_tlb_invalidate",)) - code_pages(
+        syms, RUN_CODE + ("space_switch",))
+    assert faults(run, "normal") == (1 + len(entry_pages(cache, refs)), len(code)), run.log
+    assert run.value("pagefault.normal.pagefault_ns") > run.value("pagefault.pinned.pagefault_ns")
+
+
+def test_ppce500(e500):
+    run = common(e500)
+    n, frames, cache, refs = file_layout(run, "normal")
+    assert n * PAGE == FILE and frames >= PIN_END and cache < PIN_END and refs < PIN_END
+    d, i = faults(run, "normal")
+    # normal: no kernel page is pinned but the vectors' first 4 KiB, so the
+    # fault's data pages all miss: at least the table's and the entries'
+    assert d >= 1 + len(entry_pages(cache, refs)) and i >= 0, run.log
+
+
+@pytest.mark.parametrize("glob", ["global=0", "global=1"])
+def test_pc(glob):
+    run = run_qemu("pc", *ARGS, "quick", glob, timeout=300)
+    assert run.rc == 0 and run.status() == "pass", run.log[-3000:]
+    assert run.results["pagefault.flat"] == "skip"
+    assert run.results["mmap.flat"] == "ok"
+    for mode in ("2level", "pse", "pae", "pae2m"):
+        assert run.results[f"pagefault.{mode}"] == "ok", run.log
+        assert run.value(f"pagefault.{mode}.pagefault_page_faults") == READS
+        assert run.value(f"pagefault.{mode}.pagefault_prot_faults") == 0
+        assert run.value(f"pagefault.{mode}.pagefault_ns") > 0
+        assert run.value(f"mmap.{mode}.lat_mmap_page_faults") == LAT_TOUCHES
+        assert run.value(f"mmap.{mode}.lat_mmap_us") > 0
+    assert not [m for m in run.measurements if "_kernel_" in m]
+
+
+def test_unmap_of_what_was_never_mapped_fails():
+    run = run_qemu("ref405ep", "probes=pagefault", "modes=normal", "reps=1",
+                   "pagefault_bad=unmap", timeout=60)
+    text = "\n".join(run.lines)
+    assert re.search(r"error: munmap 0xc0201000\+0x1000: not a mapping mmap gave", text), text
+    assert run.results["pagefault.normal"] == "not ok" and run.status() == "fail", text
+
+
+@pytest.mark.parametrize("board", ["ref405ep", "pc"])
+def test_fault_outside_any_mapping_fails_with_a_dump(board):
+    mode = "normal" if board == "ref405ep" else "2level"
+    run = run_qemu(board, "probes=pagefault", f"modes={mode}", "reps=1", "pagefault_bad=outside",
+                   timeout=60)
+    text = "\n".join(run.lines)
+    # the read at the mapping's end: a page fault on no mapping, the
+    # kernel's error, the register dump where user mode faulted
+    assert re.search(r"error: process: a page fault on a read or fetch at 0xc03fc000 outside "
+                     r"its mappings' rights", text), text
+    assert the_exception(run), text
+    assert "user mode ended by" in text, text
+    assert run.results[f"pagefault.{mode}"] == "not ok" and run.status() == "fail", text
+
+
+def test_mmureport_fills_page_fault_and_mmap_latency(ppc405, e500, tmp_path):
+    logs = []
+    for name, run in (("ref405ep", ppc405[0]), ("ppce500", e500[0])):
+        p = tmp_path / f"{name}.log"
+        p.write_text(run.log)
+        logs.append(str(p))
+    out = subprocess.run([f"{TOP}/build/tools/mmureport", "--lmbench", *logs],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    section = out.stdout.split("File & VM system latencies")[1].split("\n\n")[0]
+    rows = [l for l in section.splitlines() if re.match(r"(ref405ep|ppce500)\s", l)]
+    assert len(rows) == 8, section      # 4 modes each; real's cells blank
+    for run, board in ((ppc405[0], "ref405ep"), (e500[0], "ppce500")):
+        for mode in TRANSLATED:
+            row = next(l for l in rows if l.split()[:2] == [board, mode])
+            fields = row.split()
+            pf = run.value(f"pagefault.{mode}.pagefault_ns") / 1000
+            mm = run.value(f"mmap.{mode}.lat_mmap_us")
+            assert float(fields[-1]) == pytest.approx(pf, rel=0.05), row
+            assert float(fields[-2 if len(fields) > 4 else -1]) > 0, row
+            assert f"{mm:.0f}" in fields or f"{mm:.1f}" in fields, (row, mm)
