@@ -129,8 +129,7 @@ i386_user_return:
  * proc_job.  Registers: EBP the job, EDI the sum, ESI the round number,
  * EBX the address, ECX the pages left, EDX the calls left.
  */
-	.globl	user_code, user_code_end
-user_code:
+	.section .user_code, "ax"	/* first in [user_code, user_code_end) (linker script) */
 	pushl	%eax			/* the job on the user stack (it is used) */
 	movl	%eax, %ebp		/* EBP: the job */
 	xorl	%edi, %edi		/* EDI: the sum of the loads */
@@ -172,7 +171,7 @@ job_done:
 	movl	$USER_CALL_EXIT, %eax	/* the exit call: user_enter returns 0 */
 	int	$SYSCALL_VECTOR
 	ud2				/* never resumed: a #UD here is a bug */
-user_code_end:
+	.text
 
 /* Ring-3 code for crash=align (exceptions.c): a misaligned load, then the
  * exit call.  It runs with paging off, so it may touch kernel data. */
