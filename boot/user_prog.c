@@ -14,7 +14,7 @@
 
 #define PROG	__attribute__((section(".user_code.prog")))
 
-void user_prog_main(struct proc_prog *g) __attribute__((noreturn));
+USER_UPCALL void user_prog_main(struct proc_prog *g) __attribute__((noreturn));
 USER_UPCALL void user_prog_signal(uint32_t sig, uint32_t frame, uint32_t cookie)
 	__attribute__((noreturn));
 
@@ -119,7 +119,7 @@ PROG USER_UPCALL __attribute__((noreturn)) void user_prog_signal(uint32_t sig, u
 		user_sys(USER_CALL_EXIT, 0, 0, 0);
 }
 
-PROG __attribute__((noreturn)) void user_prog_main(struct proc_prog *g)
+PROG USER_UPCALL __attribute__((noreturn)) void user_prog_main(struct proc_prog *g)
 {
 	uint32_t tok;
 

@@ -157,6 +157,8 @@ void i386_exception(struct i386_frame *f)
 
 	if (f->vector == 14 && !nested && i386_page_fault(f))
 		return;
+	if (f->vector == 14 && !nested && (f->cs & 3) && i386_user_active && i386_user_signal(f))
+		return;			/* to the process's SIGSEGV handler */
 	if (f->vector >= 32 && f->vector < 48 && !nested && i386_irq(f->vector - 32))
 		return;			/* the watchdog's tick, or an 8259 spurious IRQ */
 	if (nested++) {

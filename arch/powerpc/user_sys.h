@@ -24,6 +24,6 @@ static inline __attribute__((always_inline)) void user_store(uint32_t at, uint32
 	__asm__ volatile("stw %1, 0(%0)" : : "b"(at), "r"(v) : "memory");
 }
 
-#define USER_UPCALL		/* the signal entry's arguments: r3..r5 */
+#define USER_UPCALL		/* the entries' arguments: r3..r5, as any call's */
 
 #endif
