@@ -353,10 +353,7 @@ int proc_enter(struct proc *p, uintptr_t entry, uintptr_t sp, uintptr_t arg)
 	running = 0;
 	if (mmu_current)
 		mmu_space_switch(0);
-	if (rc < 0)
-		report_diag("error: a process's user mode ended by a fault nobody handled "
-			    "(register dump above)");
-	return rc;
+	return rc;		/* -1: the reason printed where user mode ended */
 }
 
 int proc_run(struct proc *p, struct proc_job *job)

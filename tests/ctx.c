@@ -10,12 +10,15 @@
  * less the overhead's round) / N; each run of n rounds is one of n + 1
  * less one of 1 (starting and ending the processes, the ring's first and
  * last hops).  <n>p_<k>k_round_*: the TLB misses
- * and kernel-page misses of one round of the ring (two rounds' run less
- * one round's), where the mode counts them. */
+ * and kernel-page misses of one round of the ring (a run of 17 rounds less
+ * one of 1, over 16: exact where every round is alike), where the mode
+ * counts them. */
 #include <stdio.h>
 #include <string.h>
 #include "probe.h"
 #include "proc.h"
+
+#define COUNTED	16		/* rounds whose misses are counted, per round */
 
 static const struct { unsigned n, k, quick; } columns[] = {
 	{ 2, 0, 1 }, { 2, 16, 0 }, { 2, 64, 1 }, { 8, 16, 0 }, { 8, 64, 0 }, { 16, 16, 0 }, { 16, 64, 1 },
@@ -46,8 +49,9 @@ static int64_t ns100_of(int64_t ticks1000)
 		(int64_t)muldiv64(ticks1000, 100000000ull, probe_tick_hz()) : -1;
 }
 
-/* The counts of one round: two rounds' run less one round's (both warm);
- * the switches of one round, the same way (lat_ctx's N). */
+/* The counts of one round: a run of 1 + COUNTED rounds less one of 1
+ * (both warm), over COUNTED; the switches of one round, the same way
+ * (lat_ctx's N; a round is exactly n switches, checked). */
 static uint32_t round_counts(struct probe_ctx *ctx, struct probe_ring *r, const char *name)
 {
 	struct mmu_counters a, b, c, zero = { 0 }, net;
@@ -60,21 +64,21 @@ static uint32_t round_counts(struct probe_ctx *ctx, struct probe_ring *r, const 
 	probe_ring_run(r, 1, 0);
 	b = mmu_count;
 	uint32_t one = proc_switches();
-	probe_ring_run(r, 2, 0);
+	probe_ring_run(r, (1 + COUNTED), 0);
 	c = mmu_count;
 	uint32_t two = proc_switches();
 	for (unsigned i = 0; i < sizeof(net) / sizeof(uint32_t); i++) {
 		int64_t d = (int64_t)(pc[i] - pb[i]) - (pb[i] - pa[i]);
-		if (d < 0) {
-			probe_diag(ctx, "ctx", "%s: a count fell from one round's run to two "
-				   "rounds': no counts", name);
-			return two - one;
+		if (d <= -COUNTED) {	/* a whole round fewer: not start-up noise */
+			probe_diag(ctx, "ctx", "%s: a count fell from one round's run to %u more "
+				   "rounds': no counts", name, COUNTED);
+			return (two - one) / COUNTED;
 		}
-		pn[i] = (uint32_t)d;
+		pn[i] = d > 0 ? (uint32_t)(d / COUNTED) : 0;	/* start-up's odd miss rounds away */
 	}
 	snprintf(prefix, sizeof(prefix), "%s_round", name);
 	probe_sample_op_counts(ctx, prefix, &zero, &net);
-	return two - one;
+	return (two - one) / COUNTED;
 }
 
 static int column(struct probe_ctx *ctx, unsigned n, unsigned k)

@@ -7,13 +7,15 @@
  * to the handler, which returns by sigreturn and the store is tried again
  * (the last catch resumes past it), less catch, as LMbench subtracts it.
  * Each per signal, a run of n + 1 less a run of 1;
- * <name>_op_*: one signal's TLB and kernel-page misses (two rounds' run
- * less one's), where the mode counts them.  prot needs a read-only page,
+ * <name>_op_*: one signal's TLB and kernel-page misses (a run of 17 less
+ * one of 1, over 16), where the mode counts them.  prot needs a read-only page,
  * so translation (not mode real). */
 #include <stdio.h>
 #include <string.h>
 #include "probe.h"
 #include "proc.h"
+
+#define COUNTED	16		/* rounds whose misses are counted, per round */
 
 struct sig {
 	struct proc *p;
@@ -65,16 +67,16 @@ static void op_counts(struct probe_ctx *ctx, struct sig *s, const char *name)
 	a = mmu_count;
 	sig_run(s, 1);
 	b = mmu_count;
-	sig_run(s, 2);
+	sig_run(s, (1 + COUNTED));
 	c = mmu_count;
 	for (unsigned i = 0; i < sizeof(net) / sizeof(uint32_t); i++) {
 		int64_t d = (int64_t)(pc[i] - pb[i]) - (pb[i] - pa[i]);
-		if (d < 0) {
-			probe_diag(ctx, "signal", "%s: a count fell from one signal's run to two's: "
-				   "no counts", name);
+		if (d <= -COUNTED) {	/* a whole round fewer: not start-up noise */
+			probe_diag(ctx, "signal", "%s: a count fell from one signal's run to %u "
+				   "more: no counts", name, COUNTED);
 			return;
 		}
-		pn[i] = (uint32_t)d;
+		pn[i] = d > 0 ? (uint32_t)(d / COUNTED) : 0;	/* start-up's odd miss rounds away */
 	}
 	snprintf(prefix, sizeof(prefix), "%s_op", name);
 	probe_sample_op_counts(ctx, prefix, &zero, &net);
