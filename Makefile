@@ -60,7 +60,7 @@ ifeq ($(HOSTED),1)
 NEWLIB_DONE :=
 CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes -fno-common \
 	   $(ARCH_CFLAGS) -Iinclude
-BOOT_SRCS := $(filter-out boot/syscalls.c,$(wildcard boot/*.c))
+BOOT_SRCS := $(filter-out boot/syscalls.c boot/user_prog.c,$(wildcard boot/*.c))
 else
 NEWLIB_DONE := $(NEWLIB)/.done
 BOOT_SRCS := $(wildcard boot/*.c)
@@ -127,6 +127,21 @@ $(OUT)/obj/tests/%.o: tests/%.c $(NEWLIB_DONE)
 probe-check: $(NEWLIB_DONE)
 	$(Q)$(call PROBE_INCLUDES,$(PROBE))
 	$(Q)$(CC) $(CFLAGS) -O2 -c $(PROBE) -o /dev/null
+
+# The user program runs wherever a process's text lands: position-
+# independent, nothing the kernel's image would have to relocate (any
+# relocation left in the object fails the build), no library call.
+USER_PROG_CFLAGS := -O2 -fPIC -fno-jump-tables -fno-builtin -fno-tree-loop-distribute-patterns \
+		    -fno-stack-protector -fno-asynchronous-unwind-tables
+$(OUT)/obj/boot/user_prog.o: boot/user_prog.c $(NEWLIB_DONE)
+	@mkdir -p $(dir $@)
+	@[ -n "$(Q)" ] && echo "  CC      $< (user, PIC)" || true
+	$(Q)$(CC) $(CFLAGS) $(USER_PROG_CFLAGS) $(IMAGE_INC) -MMD -MP -c $< -o $@
+	$(Q)bad=$$($(CROSS)objdump -r $@ | grep '^RELOCATION RECORDS FOR' | grep -v '\.debug'; \
+		$(CROSS)objdump -h $@ | awk '/^ *[0-9]+ /{n=$$2; s=$$3} /ALLOC/ && n != ".user_code.prog" \
+		&& s !~ /^0+$$/ {print "section " n}'); \
+	[ -z "$$bad" ] || { echo "$<: $$bad: the user program must be one relocation-free section" >&2; \
+		rm -f $@; exit 1; }
 
 $(OUT)/obj/%.o: %.c $(NEWLIB_DONE) $(OUT)/version.h
 	@mkdir -p $(dir $@)

@@ -22,10 +22,12 @@
  * Page frames come from proc_mem.c's pool, a reference count each; the
  * bookkeeping (frames of each window page) is on the heap. */
 #include <malloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mmu_arch.h"
 #include "proc_mem.h"
+#include "proc_sched.h"
 #include "report.h"
 #include "user.h"
 
@@ -33,11 +35,12 @@
 #define WIN_PAGES	(MMU_SPACE_SIZE / PAGE)
 #define MMAP_FIRST	(WIN_PAGES / 2)		/* mmap's pages: the window's upper half */
 #define STACK_PAGE	(WIN_PAGES - 1)
-#define MAX_PROCS	8
+#define MAX_PROCS	PROC_SLOTS
 #define MAX_REGIONS	16			/* untranslated: runs of RAM per process */
 #define MAX_MAPS	16			/* translated: mmap's mappings per process */
 #define COW		0x1u			/* frames[]: shared read-only, copy on write */
 #define SHARED		0x2u			/* frames[]: a file's page, mapped shared */
+#define RDONLY		0x4u			/* frames[]: made read-only by proc_mprotect */
 
 struct proc_file {
 	uintptr_t base;			/* its pages, contiguous (untranslated maps them so) */
@@ -68,6 +71,7 @@ struct proc {
 static struct proc procs[MAX_PROCS];
 static struct map *map_of(struct proc *p, uint32_t i);
 static struct proc *running;		/* in user mode now: the fault hook's */
+static char unhandled[80];		/* the last fault the hook did not take */
 /* ---- slots, the current mode ---- */
 
 static const struct mmu_mode *current_mode(void)
@@ -114,6 +118,7 @@ static void reclaim_cut_short(void)
 	}
 	running = 0;
 	mmu_set_fault_hook(0);
+	sched_forget();
 }
 
 static struct proc *proc_new(void)
@@ -240,7 +245,7 @@ static int layout(struct proc *p, uint32_t text_bytes, uint32_t data)
 	return page_new(p, STACK_PAGE);
 }
 
-static uintptr_t stack_top(const struct proc *p)
+uintptr_t proc_stack_top(const struct proc *p)
 {
 	return p->space ? va_of(p, WIN_PAGES) : p->regions[0].at + p->regions[0].pages * PAGE;
 }
@@ -303,7 +308,7 @@ static int fork_space(struct proc *p, struct proc *c)
 		uint32_t f = p->frames[i];
 		if (!f)
 			continue;
-		if (i >= p->text_pages && !(f & (COW | SHARED))) {
+		if (i >= p->text_pages && !(f & (COW | SHARED | RDONLY))) {
 			if (mmu_protect(va_of(p, i), PAGE, MMU_USER | MMU_READ) < 0)
 				return -1;
 			p->frames[i] = f | COW;
@@ -416,21 +421,41 @@ static int proc_fault(uintptr_t addr, int write, int protection)
 			return user_kernel_call(file_fault, &at);
 		}
 	}
-	report_diag("error: process: a %s%s at %#lx outside its mappings' rights",
-		    protection ? "protection fault on a " : "page fault on a ",
-		    write ? "write" : "read or fetch", (unsigned long)addr);
+	/* Not ours: a SIGSEGV handler may take it (user_fault), else user
+	 * mode ends and proc_run says which fault it was. */
+	snprintf(unhandled, sizeof(unhandled), "a %s%s at %#lx outside its mappings' rights",
+		 protection ? "protection fault on a " : "page fault on a ",
+		 write ? "write" : "read or fetch", (unsigned long)addr);
 	return 0;
+}
+
+int proc_enter(struct proc *p, uintptr_t entry, uintptr_t sp, uintptr_t arg)
+{
+	int rc;
+
+	if (p->space && mmu_space_switch(p->space) < 0)
+		return -1;
+	running = p;
+	unhandled[0] = 0;
+	mmu_set_fault_hook(proc_fault);
+	rc = user_enter(entry, sp, arg);
+	mmu_set_fault_hook(0);
+	running = 0;
+	if (mmu_current)
+		mmu_space_switch(0);
+	return rc;		/* -1: the reason printed where user mode ended */
 }
 
 int proc_run(struct proc *p, struct proc_job *job)
 {
-	uintptr_t top = stack_top(p), at = top - 32, sp = top - 64;
+	uintptr_t top = proc_stack_top(p), at = top - 32, sp = top - 64;
 	int rc;
 
 	if (p->space && mmu_space_switch(p->space) < 0)
 		return -1;
 	*(struct proc_job *)at = *job;
 	running = p;
+	unhandled[0] = 0;
 	mmu_set_fault_hook(proc_fault);
 	rc = user_enter(p->base, sp, at);
 	mmu_set_fault_hook(0);
@@ -440,8 +465,8 @@ int proc_run(struct proc *p, struct proc_job *job)
 	if (p->space)
 		mmu_space_switch(0);
 	if (rc < 0)
-		report_diag("error: a process's user mode ended by a fault nobody handled "
-			    "(register dump above)");
+		report_diag("error: a process's user mode ended by a fault nobody handled%s%s "
+			    "(register dump above)", unhandled[0] ? ": " : "", unhandled);
 	return rc;
 }
 
@@ -485,6 +510,59 @@ static uintptr_t region_new(struct proc *p, uint32_t n, const struct proc_file *
 	if (!file)
 		pages_zero(at, n);
 	return at;
+}
+
+/* ---- for the scheduler (proc_sched.h) ---- */
+
+int proc_slot(const struct proc *p) { return p - procs; }
+
+uintptr_t proc_user_addr(const struct proc *p, const char *sym)
+{
+	return p->base + (sym - user_code);
+}
+
+void proc_copy(struct proc *p, uintptr_t at, void *buf, size_t bytes, int to_user)
+{
+	if (p->space)
+		mmu_space_switch(p->space);
+	if (to_user)
+		memcpy((void *)at, buf, bytes);
+	else
+		memcpy(buf, (const void *)at, bytes);
+	if (p->space)
+		mmu_space_switch(0);
+}
+
+void proc_switch(struct proc *p)
+{
+	if (p->space)
+		mmu_space_switch(p->space);
+	running = p;
+}
+
+int proc_user_range(const struct proc *p, uintptr_t addr, uint32_t bytes, int write)
+{
+	uintptr_t end = addr + bytes;
+
+	if (end < addr)
+		return 0;
+	if (!p->space) {
+		for (int r = 0; r < MAX_REGIONS; r++) {
+			uintptr_t at = p->regions[r].at, to = at + p->regions[r].pages * PAGE;
+			if (p->regions[r].pages && addr >= at && end <= to)
+				return !write || r > 0 || addr >= at + p->text_pages * PAGE;
+		}
+		return 0;
+	}
+	if (addr < p->base || end > p->base + MMU_SPACE_SIZE)
+		return 0;
+	for (uint32_t i = (addr - p->base) / PAGE; i <= (end - 1 - p->base) / PAGE; i++)
+		if (!p->frames[i] || (write && (i < p->text_pages ||
+						 (p->frames[i] & (COW | RDONLY)) ||
+						 ((p->frames[i] & SHARED) &&
+						  !(map_of((struct proc *)p, i)->attr & MMU_WRITE)))))
+			return 0;
+	return 1;
 }
 
 uintptr_t proc_mmap(struct proc *p, uint32_t bytes)
@@ -560,10 +638,39 @@ int proc_munmap(struct proc *p, uintptr_t addr, uint32_t bytes)
 	return 0;
 }
 
+int proc_mprotect(struct proc *p, uintptr_t addr, uint32_t bytes, int writable)
+{
+	uint32_t i0 = (addr - p->base) / PAGE, n = (bytes + PAGE - 1) / PAGE;
+	int r = 0;
+
+	if (!p->space) {
+		report_diag("error: mprotect: no translation in this mode, so no protection");
+		return -1;
+	}
+	if (addr & (PAGE - 1) || addr < p->base || i0 < p->text_pages || i0 + n > STACK_PAGE) {
+		report_diag("error: mprotect %#lx+%#lx: not the process's data or mmap pages",
+			    (unsigned long)addr, (unsigned long)bytes);
+		return -1;
+	}
+	mmu_space_switch(p->space);
+	for (uint32_t i = i0; i < i0 + n && r == 0; i++)
+		if (!p->frames[i] || p->frames[i] & COW)
+			r = -1;
+		else if (!(r = mmu_protect(va_of(p, i), PAGE, MMU_USER | MMU_READ |
+					   (writable ? MMU_WRITE : 0))))
+			p->frames[i] = (p->frames[i] & ~RDONLY) | (writable ? 0 : RDONLY);
+	mmu_space_switch(0);
+	if (r < 0)
+		report_diag("error: mprotect %#lx+%#lx: a page unmapped or shared copy-on-write",
+			    (unsigned long)addr, (unsigned long)bytes);
+	return r;
+}
+
 void proc_destroy(struct proc *p)
 {
 	if (!p || !p->used)
 		return;
+	sched_proc_gone(p);
 	if (p->space) {
 		mmu_space_switch(p->space);
 		for (uint32_t i = 0; i < WIN_PAGES; i++)

@@ -64,6 +64,9 @@ int proc_run(struct proc *p, struct proc_job *job);
  * printing why. */
 uintptr_t proc_mmap(struct proc *p, uint32_t bytes);
 int proc_munmap(struct proc *p, uintptr_t addr, uint32_t bytes);
+/* Data pages of p made read-only (0) or read-write (1) again: lat_sig
+ * prot's page.  0, or -1 after printing why (untranslated: no protection). */
+int proc_mprotect(struct proc *p, uintptr_t addr, uint32_t bytes, int writable);
 void proc_destroy(struct proc *p);
 
 /* A RAM "file": `bytes` (whole pages) of page-cache pages the kernel owns,
@@ -81,5 +84,85 @@ uint32_t proc_file_word(uint32_t offset);
  * pages; anything else is an error.  0 after printing why. */
 uintptr_t proc_mmap_file(struct proc *p, struct proc_file *f, uint32_t bytes, int writable);
 uint32_t proc_mmap_room(void);		/* bytes a window's mmap part holds */
+
+/* ---- pipes, the scheduler and signals (boot/sched.c) ----
+ * The processes of a scheduled run execute the user program
+ * (boot/user_prog.c) with a struct proc_prog (copied onto each one's
+ * stack, copied back at the end).  A process blocks in a pipe read with
+ * nothing to read (or a write with no room) and the next runnable one
+ * runs: a context switch at the system-call boundary, with the mode's
+ * address-space switch.  Signals: a handler per signal, delivered on the
+ * way out of the kernel in a frame on the user stack, ended by sigreturn;
+ * a write to a read-only page with a SIGSEGV handler is delivered to it. */
+#define PROC_FDS	34		/* descriptors per process */
+#define PROC_SIGUSR1	10
+#define PROC_SIGSEGV	11
+#define PROC_SIG_MAGIC	0x5349474eu	/* "SIGN": struct proc_sigframe's */
+
+enum proc_op {
+	PROC_OP_RING = 1,	/* ring member (lat_ctx, lat_pipe) */
+	PROC_OP_ALONE,		/* lat_ctx's overhead: `pipes` pipes to itself */
+	PROC_OP_KILL,		/* lat_sig catch: kill(self, sig) `rounds` times */
+	PROC_OP_PROT,		/* lat_sig prot: one store to a read-only page, retried */
+	PROC_OP_SIGRETURN,	/* bad input: a sigreturn with no signal frame */
+	PROC_OP_READ,		/* bad input: one read of fd 0 */
+	PROC_OP_SPIN,		/* bad input: loops for ever, no call */
+};
+
+/* PROC_OP_RING: `rounds` times read fd 0 (one word), sum `bytes` at
+ * `data`, write the word + 1 to fd 1; with `first` it writes 1 first and
+ * leaves out its last write.  PROC_OP_ALONE: `rounds` times, for each of
+ * `pipes` pipes, write fd 2i+1, read fd 2i and sum.  PROC_OP_KILL and
+ * PROC_OP_PROT install the handler first where `handler` is set. */
+struct proc_prog {
+	uint32_t op, rounds;
+	uint32_t first, pipes;
+	uint32_t data, bytes;
+	uint32_t sig, handler, prot_addr;
+	uint32_t token;			/* out: the last word read */
+	uint32_t sum;			/* out: of the words summed */
+	uint32_t caught;		/* out: signals the handler took */
+	uint32_t status;		/* out: 0, or the step that failed (PROC_ERR_*) */
+	int32_t err;			/* out: that call's result */
+};
+enum { PROC_ERR_READ = 1, PROC_ERR_WRITE, PROC_ERR_SIGACTION, PROC_ERR_KILL,
+       PROC_ERR_SIGRETURN, PROC_ERR_TOKEN };
+
+/* The signal frame on the user stack; the arch's saved context follows
+ * (include/user.h).  The handler may move `pc`, where the interrupted code
+ * resumes (lat_sig prot's last catch resumes past the store). */
+struct proc_sigframe {
+	uint32_t magic, sig, pc, pad;
+};
+
+/* A pipe from w's descriptor wfd to r's rfd (either process may be 0: that
+ * end is held by nobody).  0, or -1 after printing why.  Pipes live until
+ * both ends' processes are destroyed. */
+int proc_pipe(struct proc *w, int wfd, struct proc *r, int rfd);
+/* Run ps[0..n) with progs[i] until every one has exited (each pipe
+ * emptied first; ps[0] runs first; results copied back).  0, or -1 after
+ * printing why: a deadlock (every process blocked), a process ended by a
+ * signal's default action, a fault nobody handled, a bad sigreturn frame. */
+int proc_run_all(struct proc **ps, struct proc_prog *progs, int n);
+/* Context switches of the last proc_run_all. */
+uint32_t proc_switches(void);
+
+/* For the ctx and pipe probes (tests/proc_common.c): a ring of n
+ * processes, each with `bytes` of data to sum, pipe i from process i to
+ * i + 1 (mod n), and one more process with n pipes to itself for
+ * lat_ctx's overhead.  probe_ring_run: `rounds` rounds of the ring (alone:
+ * of that process), the ticks they took; 0 with r->failed and r->why set
+ * when a process failed or the token came back wrong. */
+#define PROBE_RING_MAX	16
+struct probe_ring {
+	struct proc *p[PROBE_RING_MAX + 1];	/* the ring, then the one alone */
+	struct proc_prog prog[PROBE_RING_MAX + 1];
+	unsigned n, bytes;
+	int failed;
+	char why[96];
+};
+int probe_ring_open(struct probe_ring *r, unsigned n, unsigned bytes);	/* 0, or -1 */
+uint64_t probe_ring_run(struct probe_ring *r, uint32_t rounds, int alone);
+void probe_ring_close(struct probe_ring *r);
 
 #endif

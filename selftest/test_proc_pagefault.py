@@ -136,9 +136,11 @@ def test_ppce500(e500):
     n, frames, cache, refs = file_layout(run, "normal")
     assert n * PAGE == FILE and frames >= PIN_END and cache < PIN_END and refs < PIN_END
     d, i = faults(run, "normal")
-    # normal: no kernel page is pinned but the vectors' first 4 KiB, so the
-    # fault's data pages all miss: at least the table's and the entries'
-    assert d >= 1 + len(entry_pages(cache, refs)) and i >= 0, run.log
+    # normal: at least the window's page table, which no run without the
+    # reads touches.  Not yet derived: which of the entries' pages the run
+    # without reads has in TLB0 already (512 entries keep more than the
+    # 405's 64) -- issue 32's exact counts.
+    assert d >= 1 and i >= 0, run.log
 
 
 @pytest.mark.parametrize("glob", ["global=0", "global=1"])
@@ -171,10 +173,12 @@ def test_fault_outside_any_mapping_fails_with_a_dump(board):
     run = run_qemu(board, "probes=pagefault", f"modes={mode}", "reps=1", "pagefault_bad=outside",
                    timeout=60)
     text = "\n".join(run.lines)
-    # the read at the mapping's end: a page fault on no mapping, the
-    # kernel's error, the register dump where user mode faulted
-    assert re.search(r"error: process: a page fault on a read or fetch at 0xc03fc000 outside "
-                     r"its mappings' rights", text), text
+    # the read at the mapping's end: a page fault on no mapping (no SIGSEGV
+    # handler takes it), the register dump where user mode faulted, the
+    # kernel's error naming the fault
+    assert re.search(r"error: a process's user mode ended by a fault nobody handled: a page "
+                     r"fault on a read or fetch at 0xc03fc000 outside its mappings' rights", text), \
+        text
     assert the_exception(run), text
     assert "user mode ended by" in text, text
     assert run.results[f"pagefault.{mode}"] == "not ok" and run.status() == "fail", text

@@ -3,7 +3,8 @@
 
 extern const struct probe probe_boot, probe_cpu, probe_demand, probe_modeswitch, probe_tlbwalk,
 	probe_tlb, probe_bw_mem, probe_spaces, probe_aspace, probe_lat_mem,
-	probe_trap, probe_fork, probe_exec, probe_mmap, probe_pagefault;
+	probe_trap, probe_fork, probe_exec, probe_mmap, probe_pagefault, probe_pipe, probe_ctx,
+	probe_signal;
 
 const struct probe *const probe_table[] = {
 	&probe_boot,
@@ -21,5 +22,8 @@ const struct probe *const probe_table[] = {
 	&probe_exec,
 	&probe_mmap,
 	&probe_pagefault,
+	&probe_pipe,
+	&probe_ctx,
+	&probe_signal,
 };
 const int probe_count = sizeof(probe_table) / sizeof(probe_table[0]);

@@ -2,7 +2,9 @@
  * microseconds, as LMbench prints these columns, and the MMU's counts of
  * one operation.  Not a probe itself (no struct probe here). */
 #include <stdio.h>
+#include <string.h>
 #include "probe.h"
+#include "proc.h"
 
 void probe_sample_us(struct probe_ctx *ctx, const char *probe, const char *name,
 		     const struct probe_time *t)
@@ -48,4 +50,66 @@ void probe_sample_op_counts(struct probe_ctx *ctx, const char *prefix,
 		sample_count(ctx, prefix, "kernel_itlb_misses",
 			     b->kernel_itlb_misses - a->kernel_itlb_misses);
 	}
+}
+
+/* ---- the ring of the ctx and pipe probes (include/proc.h) ---- */
+
+void probe_ring_close(struct probe_ring *r)
+{
+	for (unsigned i = 0; i <= PROBE_RING_MAX; i++)
+		proc_destroy(r->p[i]);
+	memset(r->p, 0, sizeof(r->p));
+}
+
+int probe_ring_open(struct probe_ring *r, unsigned n, unsigned bytes)
+{
+	uint32_t pages = (bytes + 4095) / 4096;
+
+	memset(r, 0, sizeof(*r));
+	r->n = n, r->bytes = bytes;
+	for (unsigned i = 0; i < n; i++)
+		if (!(r->p[i] = proc_create(pages)))
+			goto fail;
+	if (!(r->p[n] = proc_create(pages)))
+		goto fail;
+	for (unsigned i = 0; i < n; i++)
+		if (proc_pipe(r->p[i], 1, r->p[(i + 1) % n], 0) < 0 ||
+		    proc_pipe(r->p[n], 2 * i + 1, r->p[n], 2 * i) < 0)
+			goto fail;
+	return 0;
+fail:
+	probe_ring_close(r);
+	return -1;
+}
+
+uint64_t probe_ring_run(struct probe_ring *r, uint32_t rounds, int alone)
+{
+	unsigned first = alone ? r->n : 0, count = alone ? 1 : r->n;
+	uint32_t want = rounds * r->n;	/* a round: n hops, each adds one */
+
+	for (unsigned i = 0; i < count; i++)
+		r->prog[first + i] = (struct proc_prog){
+			.op = alone ? PROC_OP_ALONE : PROC_OP_RING, .rounds = rounds,
+			.first = i == 0, .pipes = r->n, .data = proc_data(r->p[first + i]),
+			.bytes = r->bytes };
+	uint64_t t0 = probe_ticks();
+	int rc = proc_run_all(&r->p[first], &r->prog[first], count);
+	uint64_t t = probe_ticks() - t0;
+	for (unsigned i = 0; i < count && rc == 0; i++)
+		if (r->prog[first + i].status) {
+			snprintf(r->why, sizeof(r->why), "process %u: step %lu failed (%ld)", i,
+				    (unsigned long)r->prog[first + i].status,
+				    (long)r->prog[first + i].err);
+			rc = -1;
+		}
+	if (rc == 0 && rounds && r->prog[first].token != want) {
+		snprintf(r->why, sizeof(r->why), "the token came back as %lu, not %lu",
+			    (unsigned long)r->prog[first].token, (unsigned long)want);
+		rc = -1;
+	}
+	if (rc < 0 && !r->failed && !r->why[0])
+		snprintf(r->why, sizeof(r->why), "the run failed (the reason above)");
+	if (rc < 0)
+		r->failed = 1;
+	return rc < 0 ? 0 : t;
 }

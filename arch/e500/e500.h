@@ -295,6 +295,8 @@ void e500_mmu_init(void);		/* mmu.c, from arch_init */
  * kernel r1 while user code runs, else 0. */
 extern uint32_t e500_user_ksp, e500_user_kmsr;
 void e500_user_null_call(void);
+int e500_user_syscall(struct e500_frame *f, int *rc);	/* 1: leave with *rc */
+int e500_user_fault(struct e500_frame *f);		/* 1: a signal, resume */
 void e500_user_return(int rc) __attribute__((noreturn));
 
 /* cpu.c: probe memory (below the loader's stack if it lies in RAM, and

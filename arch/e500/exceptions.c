@@ -78,7 +78,8 @@ static void dump(const struct e500_frame *f)
 static int critical(uint32_t v) { return v == 0 || v == 1 || v == 12 || v == 15; }
 
 /* An exception taken in problem state (user_mode.S), on the kernel stack:
- * the system call (r0: USER_CALL_*), a fault the hook handles (resume user
+ * the system call (r0: USER_CALL_*; all but the null call boot/sched.c's),
+ * a fault the hook handles or a handler takes as a signal (resume user
  * mode), or the end of user mode: a register dump, user_enter returns -1. */
 static void user_exception(struct e500_frame *f)
 {
@@ -86,13 +87,17 @@ static void user_exception(struct e500_frame *f)
 		e500_user_null_call();
 		return;			/* on after the sc (SRR0 is past it) */
 	}
-	if (f->vector == 8 && f->gpr[0] == POWERPC_CALL_EXIT)
-		e500_user_return(0);
-	if (f->vector != 8 && e500_mmu_fault(f))
+	if (f->vector == 8) {		/* exit and the scheduler's calls */
+		int rc;
+		if (e500_user_syscall(f, &rc))
+			e500_user_return(rc);
+		return;			/* into the frame: this process or the next */
+	}
+	if (e500_mmu_fault(f))
 		return;			/* handled: retry in user mode */
+	if (e500_user_fault(f))
+		return;			/* a signal: into its handler */
 	dump(f);
-	if (f->vector == 8)
-		report_diag("user mode: unknown system call %lu (r0)", (unsigned long)f->gpr[0]);
 	report_diag("user mode ended by an unexpected %s at 0x%08lx (MSR[PR] = 1): user_enter "
 		    "returns -1", vector_name(f->vector), (unsigned long)f->srr0);
 	mtspr(SPR_ESR, 0);

@@ -45,3 +45,17 @@ int user_kernel_call(int (*fn)(void *), void *arg)
 {
 	return powerpc_user_kernel_call(fn, arg, e500_user_kmsr);
 }
+
+/* The scheduler's calls and a user fault's signal (include/user.h), from
+ * exceptions.c: with the kernel's MSR while they run. */
+int e500_user_syscall(struct e500_frame *f, int *rc)
+{
+	return powerpc_user_syscall(f, e500_user_kmsr, rc);
+}
+
+int e500_user_fault(struct e500_frame *f)
+{
+	uint32_t addr = f->vector == 3 || f->vector == 14 ? f->srr0 : f->dear;	/* IVOR3, 14: fetch */
+
+	return powerpc_user_fault(f, addr, e500_user_kmsr);
+}

@@ -93,6 +93,8 @@ static const char *vector_name(uint32_t v)
 		return vector_names[v];
 	if (v < 48)
 		snprintf(name, sizeof(name), "8259 IRQ %lu (not the watchdog's)", (unsigned long)v - 32);
+	else if (v == SYSCALL_VECTOR)	/* ring3.S's frame of a call: its dump */
+		snprintf(name, sizeof(name), "system call (int $0x80)");
 	else if (v == 0xff)
 		snprintf(name, sizeof(name), "spurious or unexpected interrupt 0xff (the LAPIC's "
 			 "reset spurious vector, or a source left live)");
@@ -157,6 +159,8 @@ void i386_exception(struct i386_frame *f)
 
 	if (f->vector == 14 && !nested && i386_page_fault(f))
 		return;
+	if (f->vector == 14 && !nested && (f->cs & 3) && i386_user_active && i386_user_signal(f))
+		return;			/* to the process's SIGSEGV handler */
 	if (f->vector >= 32 && f->vector < 48 && !nested && i386_irq(f->vector - 32))
 		return;			/* the watchdog's tick, or an 8259 spurious IRQ */
 	if (nested++) {

@@ -103,7 +103,8 @@ void i386_user_syscall(void);			/* the int $0x80 gate */
 void i386_ring3_misaligned(void);		/* crash=align's ring-3 code */
 extern int i386_user_active;			/* inside user_enter */
 void i386_user_fault(struct i386_frame *f) __attribute__((noreturn));
-void i386_user_bad_call(struct i386_frame *f);
+void i386_user_call(struct i386_frame *f);	/* every call but the null call */
+int i386_user_signal(struct i386_frame *f);	/* 1: a #PF became a signal */
 void i386_crash_user(void);			/* crash=user */
 void i386_page_fault_forget(void);		/* mmu.c: a new run, no repeats yet */
 

@@ -57,7 +57,8 @@ i386_user_enter:
  * The int $0x80 gate (DPL 3, interrupt gate: IF clear).  The CPU has
  * switched to ESP0 and pushed SS, ESP, EFLAGS, CS, EIP of ring 3.  EAX is
  * the call; the user routine keeps its state in the other registers, so
- * the null call preserves all of them and returns 0 in EAX.
+ * the null call preserves all of them and returns 0 in EAX.  Every other
+ * call goes to C with the whole frame (not_null).
  */
 	.globl	i386_user_syscall
 i386_user_syscall:
@@ -82,13 +83,10 @@ i386_user_syscall:
 	xorl	%eax, %eax		/* the call's result */
 	iret				/* back to ring 3, after the int */
 not_null:
-	cmpl	$USER_CALL_EXIT, %eax
-	jne	bad_call
-	xorl	%eax, %eax		/* user_enter returns 0 */
-	jmp	i386_user_return
-bad_call:
-	/* An unknown call: the frame of vectors.S (struct i386_frame) for the
-	 * register dump, then user_enter returns -1. */
+	/* Exit and the scheduler's calls (include/user.h user_syscall): the
+	 * frame of vectors.S (struct i386_frame, user.c's struct user_regs),
+	 * which the call may fill with another process's context; back to
+	 * ring 3 from it, or i386_user_return when user mode ends. */
 	pushl	$0			/* error code */
 	pushl	$SYSCALL_VECTOR		/* vector */
 	pushal				/* EAX ... EDI */
@@ -99,9 +97,13 @@ bad_call:
 	movw	%ax, %es
 	cld
 	pushl	%esp			/* argument: the frame */
-	call	i386_user_bad_call	/* prints it */
-	movl	$-1, %eax		/* user_enter returns -1 */
-	/* fall through */
+	call	i386_user_call		/* returns only to go back to ring 3 */
+	addl	$4, %esp
+	popl	%es			/* the context in the frame, now */
+	popl	%ds
+	popal				/* (its ESP slot skipped) */
+	addl	$8, %esp		/* vector and error code */
+	iret				/* EIP, CS, EFLAGS, ESP, SS: ring 3 */
 
 /*
  * i386_user_return (EAX: user_enter's result): back to user_enter's caller
@@ -130,8 +132,7 @@ i386_user_return:
  * EBX the address, ECX the touches left, EAX the stride while touching,
  * EDX the calls left.
  */
-	.globl	user_code, user_code_end
-user_code:
+	.section .user_code, "ax"	/* first in [user_code, user_code_end) (linker script) */
 	pushl	%eax			/* the job on the user stack (it is used) */
 	movl	%eax, %ebp		/* EBP: the job */
 	xorl	%edi, %edi		/* EDI: the sum of the loads */
@@ -177,7 +178,7 @@ job_done:
 	movl	$USER_CALL_EXIT, %eax	/* the exit call: user_enter returns 0 */
 	int	$SYSCALL_VECTOR
 	ud2				/* never resumed: a #UD here is a bug */
-user_code_end:
+	.text
 
 /* Ring-3 code for crash=align (exceptions.c): a misaligned load, then the
  * exit call.  It runs with paging off, so it may touch kernel data. */

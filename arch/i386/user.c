@@ -66,12 +66,93 @@ int user_kernel_call(int (*fn)(void *), void *arg)
 	return fn(arg);
 }
 
-/* An int $0x80 with an unknown call in EAX (ring3.S; then -1). */
-void i386_user_bad_call(struct i386_frame *f)
+/* ---- the system-call boundary (include/user.h): struct user_regs is
+ * ring3.S's and vectors.S's struct i386_frame, whose iret frame carries
+ * ring 3's EIP, CS, EFLAGS, ESP and SS ---- */
+struct user_regs { struct i386_frame f; };
+_Static_assert(sizeof(struct user_regs) <= sizeof(struct user_ctx), "user_ctx too small");
+
+/* The flags a context from user memory may change (Linux's FIX_EFLAGS):
+ * the arithmetic ones, TF, DF, AC; never IF, IOPL, NT, VM. */
+#define USER_EFLAGS	0x40dd5u
+
+uint32_t user_regs_call(const struct user_regs *r) { return r->f.eax; }
+uint32_t user_regs_arg(const struct user_regs *r, int i)
 {
-	report_diag("error: user mode: unknown system call %lu (EAX) by int $0x80 at EIP 0x%08lx",
-		    (unsigned long)f->eax, (unsigned long)f->eip - 2);
-	i386_dump(f);
+	return i == 0 ? r->f.ebx : i == 1 ? r->f.ecx : r->f.edx;
+}
+void user_regs_set_result(struct user_regs *r, uint32_t v) { r->f.eax = v; }
+uintptr_t user_regs_pc(const struct user_regs *r) { return r->f.eip; }
+uintptr_t user_regs_sp(const struct user_regs *r) { return r->f.user_esp; }
+void user_regs_set_pc(struct user_regs *r, uintptr_t pc) { r->f.eip = pc; }
+void user_regs_restart(struct user_regs *r) { r->f.eip -= 2; }	/* int $0x80: 2 bytes */
+
+/* The program's entries take their arguments in EAX, EDX, ECX
+ * (regparm(3), user_sys.h USER_UPCALL); ESP as after a call. */
+void user_regs_upcall(struct user_regs *r, uintptr_t pc, uintptr_t sp,
+		      uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	r->f.eip = pc, r->f.user_esp = sp - 4;
+	r->f.eax = a0, r->f.edx = a1, r->f.ecx = a2;
+}
+
+void user_regs_start(struct user_regs *r, uintptr_t pc, uintptr_t sp, uint32_t arg)
+{
+	r->f.edi = r->f.esi = r->f.ebp = r->f.ebx = r->f.edx = r->f.ecx = 0;
+	r->f.eflags = (r->f.eflags & ~USER_EFLAGS) | 2;
+	user_regs_upcall(r, pc, sp, arg, 0, 0);
+}
+
+/* A word at a time (newlib's -Os memcpy goes byte by byte). */
+void user_regs_save(const struct user_regs *r, struct user_ctx *c)
+{
+	for (unsigned i = 0; i < sizeof(*r) / 4; i++)
+		c->w[i] = ((const uint32_t *)r)[i];
+}
+
+void user_regs_load(struct user_regs *r, const struct user_ctx *c)
+{
+	for (unsigned i = 0; i < sizeof(*r) / 4; i++)
+		((uint32_t *)r)[i] = c->w[i];
+}
+
+const char *user_ctx_invalid(const struct user_ctx *c, const struct user_regs *r)
+{
+	const struct i386_frame *u = &((const struct user_regs *)c)->f;
+
+	if (u->cs != USER_CS || u->user_ss != USER_DS || (u->ds & 0xffff) != USER_DS ||
+	    (u->es & 0xffff) != USER_DS)
+		return "its segments are not ring 3's";
+	if ((u->eflags ^ r->f.eflags) & ~USER_EFLAGS)
+		return "its EFLAGS change more than the arithmetic flags, TF, DF and AC";
+	return 0;
+}
+
+void user_regs_dump(const struct user_regs *r)
+{
+	i386_dump((struct i386_frame *)&r->f);
+}
+
+/* ring3.S: every int $0x80 but the null call. */
+void i386_user_call(struct i386_frame *f)
+{
+	int rc;
+
+	if (!user_syscall((struct user_regs *)f, &rc))
+		return;
+	__asm__ volatile("jmp i386_user_return" : : "a"(rc) : "memory");
+	__builtin_unreachable();
+}
+
+/* exceptions.c: a #PF from ring 3 nobody handled, to a SIGSEGV handler.
+ * The fault will repeat at the same address (lat_sig prot retries its
+ * store): a handled one, not mmu.c's fault that nothing fixes. */
+int i386_user_signal(struct i386_frame *f)
+{
+	if (!user_fault((struct user_regs *)f, read_cr2()))
+		return 0;
+	i386_page_fault_forget();
+	return 1;
 }
 
 /* A fault from ring 3 nobody handled, already dumped (exceptions.c):

@@ -8,10 +8,8 @@
  */
 #include "user_job.h"
 
-	.text
-	.globl	user_code, user_code_end
+	.section .user_code, "ax"	/* first in [user_code, user_code_end) (linker scripts) */
 	.balign	4
-user_code:
 	lwz	r4, J_ROUNDS(r3)	/* rounds */
 	li	r10, 0			/* sum of the words loaded */
 	li	r11, 0			/* round number */
@@ -49,4 +47,3 @@ user_code:
 	li	r0, POWERPC_CALL_EXIT	/* done */
 	sc				/* never returns */
 	b	.
-user_code_end:

@@ -129,6 +129,32 @@ static inline int powerpc_user_kernel_call(int (*fn)(void *), void *arg, uint32_
 	return r;
 }
 
+/* The scheduler's calls and a user fault's signal (include/user.h), from
+ * the exception path: with the kernel's MSR (kmsr), then the exception's
+ * again for the way back.  frame: the arch's, whose common part is
+ * struct user_regs (arch/powerpc/user_regs.c asserts it). */
+static inline int powerpc_user_syscall(void *frame, uint32_t kmsr, int *rc)
+{
+	uint32_t msr = mfmsr();
+	int leave;
+
+	mtmsr(kmsr);
+	leave = user_syscall(frame, rc);
+	mtmsr(msr);
+	return leave;
+}
+
+static inline int powerpc_user_fault(void *frame, uintptr_t addr, uint32_t kmsr)
+{
+	uint32_t msr = mfmsr();
+	int resumed;
+
+	mtmsr(kmsr);
+	resumed = user_fault(frame, addr);
+	mtmsr(msr);
+	return resumed;
+}
+
 #endif
 
 #endif

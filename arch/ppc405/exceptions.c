@@ -88,21 +88,26 @@ static void dump(const struct ppc405_frame *f, const char *name)
 }
 
 /* An exception taken in problem state (user_mode.S), on the kernel stack: the
- * system call (r0: USER_CALL_*), a fault the hook handles (resume user
- * mode), or the end of user mode: a register dump, user_enter returns -1. */
+ * system call (r0: USER_CALL_*; all but the null call boot/sched.c's), a
+ * fault the hook handles or a handler takes as a signal (resume user mode),
+ * or the end of user mode: a register dump, user_enter returns -1. */
 static void user_exception(struct ppc405_frame *f)
 {
 	if (f->vector == 0x0c00 && f->gpr[0] == POWERPC_CALL_NULL) {
 		ppc405_user_null_call();
 		return;			/* on after the sc */
 	}
-	if (f->vector == 0x0c00 && f->gpr[0] == POWERPC_CALL_EXIT)
-		ppc405_user_return(0);
-	if (f->vector != 0x0c00 && ppc405_mmu_fault(f))
+	if (f->vector == 0x0c00) {	/* exit and the scheduler's calls */
+		int rc;
+		if (ppc405_user_syscall(f, &rc))
+			ppc405_user_return(rc);
+		return;			/* into the frame: this process or the next */
+	}
+	if (ppc405_mmu_fault(f))
 		return;			/* handled: retry in user mode */
+	if (ppc405_user_fault(f))
+		return;			/* a signal: into its handler */
 	dump(f, vector_name(f->vector));
-	if (f->vector == 0x0c00)
-		report_diag("user mode: unknown system call %lu (r0)", (unsigned long)f->gpr[0]);
 	report_diag("user mode ended by an unexpected %s at 0x%08lx (MSR[PR] = 1): user_enter "
 		    "returns -1", vector_name(f->vector), (unsigned long)f->srr0);
 	mtspr(SPR_ESR, 0);

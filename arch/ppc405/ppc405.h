@@ -247,6 +247,8 @@ void ppc405_explain(uintptr_t va);
 /* user.c/user_mode.S, for exceptions.c: the null call's hook (translation as
  * the kernel has it), and the way out of user mode: user_enter returns rc. */
 void ppc405_user_null_call(void);
+int ppc405_user_syscall(struct ppc405_frame *f, int *rc);	/* 1: leave with *rc */
+int ppc405_user_fault(struct ppc405_frame *f);			/* 1: a signal, resume */
 void ppc405_user_return(int rc) __attribute__((noreturn));
 
 /* exceptions.c: the plain or the PID-tagged TLB miss handlers at EVPR. */

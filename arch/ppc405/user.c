@@ -40,3 +40,17 @@ int user_kernel_call(int (*fn)(void *), void *arg)
 {
 	return powerpc_user_kernel_call(fn, arg, ppc405_user_kmsr);
 }
+
+/* The scheduler's calls and a user fault's signal (include/user.h), from
+ * exceptions.c: translation as the kernel has it while they run. */
+int ppc405_user_syscall(struct ppc405_frame *f, int *rc)
+{
+	return powerpc_user_syscall(f, ppc405_user_kmsr, rc);
+}
+
+int ppc405_user_fault(struct ppc405_frame *f)
+{
+	uint32_t addr = f->vector == 0x400 || f->vector == 0x1200 ? f->srr0 : f->dear;
+
+	return powerpc_user_fault(f, addr, ppc405_user_kmsr);
+}

@@ -1,0 +1,1 @@
+#include "../powerpc/user_sys.h"

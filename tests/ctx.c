@@ -1,0 +1,140 @@
+/* Probe `ctx`: LMbench's context switch (lat_ctx), 2p/0K 2p/16K 2p/64K
+ * 8p/16K 8p/64K 16p/16K 16p/64K (quick: 2p/0K 2p/64K 16p/64K), on bare
+ * metal through the scheduler (include/proc.h proc_run_all).
+ *
+ * lat_ctx's method: N processes in a ring of pipes pass a token; each
+ * reads it, sums its own K KiB (every word) and writes it to the next, so
+ * a round is N context switches (a blocking read, the mode's address-space
+ * switch).  Its overhead, subtracted: the same pipe writes, reads and sums
+ * in one process with N pipes to itself (no switch).  Per switch: (a round
+ * less the overhead's round) / N; each run of n rounds is one of n + 1
+ * less one of 1 (starting and ending the processes, the ring's first and
+ * last hops).  <n>p_<k>k_round_*: the TLB misses
+ * and kernel-page misses of one round of the ring (a run of 17 rounds less
+ * one of 1, over 16: exact where every round is alike), where the mode
+ * counts them. */
+#include <stdio.h>
+#include <string.h>
+#include "probe.h"
+#include "proc.h"
+
+#define COUNTED	16		/* rounds whose misses are counted, per round */
+
+static const struct { unsigned n, k, quick; } columns[] = {
+	{ 2, 0, 1 }, { 2, 16, 0 }, { 2, 64, 1 }, { 8, 16, 0 }, { 8, 64, 0 }, { 16, 16, 0 }, { 16, 64, 1 },
+};
+
+static struct probe_ring ring;		/* big: 17 progs */
+
+static uint64_t less(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static uint64_t ring_rounds(void *arg, uint32_t n)
+{
+	struct probe_ring *r = arg;
+	return less(probe_ring_run(r, n + 1, 0), probe_ring_run(r, 1, 0));
+}
+
+static uint64_t alone_rounds(void *arg, uint32_t n)
+{
+	struct probe_ring *r = arg;
+	return less(probe_ring_run(r, n + 1, 1), probe_ring_run(r, 1, 1));
+}
+
+static int64_t ns100_of(int64_t ticks1000)
+{
+	return probe_tick_hz() && ticks1000 >= 0 ?
+		(int64_t)muldiv64(ticks1000, 100000000ull, probe_tick_hz()) : -1;
+}
+
+/* The counts of one round: a run of 1 + COUNTED rounds less one of 1
+ * (both warm), over COUNTED; the switches of one round, the same way
+ * (lat_ctx's N; a round is exactly n switches, checked). */
+static uint32_t round_counts(struct probe_ctx *ctx, struct probe_ring *r, const char *name)
+{
+	struct mmu_counters a, b, c, zero = { 0 }, net;
+	uint32_t *pa = (uint32_t *)&a, *pb = (uint32_t *)&b, *pc = (uint32_t *)&c,
+		 *pn = (uint32_t *)&net;
+	char prefix[32];
+
+	probe_ring_run(r, 1, 0);
+	a = mmu_count;
+	probe_ring_run(r, 1, 0);
+	b = mmu_count;
+	uint32_t one = proc_switches();
+	probe_ring_run(r, (1 + COUNTED), 0);
+	c = mmu_count;
+	uint32_t two = proc_switches();
+	for (unsigned i = 0; i < sizeof(net) / sizeof(uint32_t); i++) {
+		int64_t d = (int64_t)(pc[i] - pb[i]) - (pb[i] - pa[i]);
+		if (d <= -COUNTED) {	/* a whole round fewer: not start-up noise */
+			probe_diag(ctx, "ctx", "%s: a count fell from one round's run to %u more "
+				   "rounds': no counts", name, COUNTED);
+			return (two - one) / COUNTED;
+		}
+		pn[i] = d > 0 ? (uint32_t)(d / COUNTED) : 0;	/* start-up's odd miss rounds away */
+	}
+	snprintf(prefix, sizeof(prefix), "%s_round", name);
+	probe_sample_op_counts(ctx, prefix, &zero, &net);
+	return (two - one) / COUNTED;
+}
+
+static int column(struct probe_ctx *ctx, unsigned n, unsigned k)
+{
+	struct probe_time with, alone;
+	char name[24];
+
+	snprintf(name, sizeof(name), "%up_%uk", n, k);
+	if (probe_ring_open(&ring, n, k << 10) < 0)
+		return probe_fail(ctx, "%s: no ring of %u processes with %u KiB each", name, n, k);
+	int err = probe_measure(ring_rounds, &ring, &with) < 0 || ring.failed;
+	if (!err)
+		err = probe_measure(alone_rounds, &ring, &alone) < 0 || ring.failed;
+	uint32_t switches = err ? 0 : round_counts(ctx, &ring, name);
+	err |= ring.failed;
+	probe_ring_close(&ring);
+	if (err)
+		return probe_fail(ctx, "%s: %s", name, ring.failed ? ring.why : "the timer did not move");
+	if (switches != n)		/* a round is n blocking reads, each a switch */
+		return probe_fail(ctx, "%s: %lu context switches a round, not %u", name,
+				  (unsigned long)switches, n);
+	int64_t d = ((int64_t)with.ticks1000 - (int64_t)alone.ticks1000) / (int64_t)n;
+	probe_diag(ctx, "ctx", "%s: a round %lld ns, the overhead's %lld ns; %lu switches a "
+		   "round", name, (long long)ns100_of(with.ticks1000) / 100,
+		   (long long)ns100_of(alone.ticks1000) / 100, (unsigned long)switches);
+	if (d <= 0) {			/* as lat_ctx: nothing left, no figure */
+		probe_diag(ctx, "ctx", "%s: a round took no longer than its overhead", name);
+		return RESULT_PASS;
+	}
+	struct probe_time t = { .iterations = with.iterations, .ticks1000 = (uint64_t)d,
+				.spread100 = with.spread100 };
+	t.ns100 = ns100_of(d);
+	t.cycles100 = ns100_to_cycles100(t.ns100);
+	probe_sample_time(ctx, name, &t);
+	return RESULT_PASS;
+}
+
+static int ctx_run(struct probe_ctx *ctx)
+{
+	const char *why = proc_unavailable();
+
+	if (why)
+		return probe_skip(ctx, "%s", why);
+	for (unsigned i = 0; i < sizeof(columns) / sizeof(columns[0]); i++) {
+		if (ctx->quick && !columns[i].quick)
+			continue;
+		int r = column(ctx, columns[i].n, columns[i].k);
+		if (r != RESULT_PASS)
+			return r;
+	}
+	return RESULT_PASS;
+}
+
+const struct probe probe_ctx = {
+	.name = "ctx",
+	.what = "context switch by lat_ctx's method: N processes in a ring of blocking pipes, "
+		"each summing K KiB, the overhead in one process subtracted (2p/0K .. 16p/64K)",
+	.run = ctx_run,
+};
