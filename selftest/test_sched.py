@@ -162,3 +162,34 @@ def test_pc_bad_sigreturn_dumps_ring3():
     assert "# exception: system call (int $0x80) (vector 128) at EIP 0xc" in text, text
     assert "(from ring 3)" in text and "EAX 0x00000006" in text, text     # the call: sigreturn
     assert run.results.get("signal.2level") == "ok", text
+
+
+def lmbench_rows(run, tmp_path, title):
+    """mmureport --lmbench on a run's log: {mode: the section's row's
+    figures} for the ref405ep rows of the section `title` (blank cells
+    leave no field)."""
+    log = tmp_path / "ref405ep.log"
+    log.write_text(run.log)
+    out = subprocess.run([f"{TOP}/build/tools/mmureport", "--lmbench", str(log)],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    section = out.stdout.split(title)[1].split("\n\n")[0]
+    return {l.split()[1]: [float(f) for f in l.split()[2:]]
+            for l in section.splitlines() if l.startswith("ref405ep ")}
+
+
+def test_lmbench_columns_from_the_boards_probes(runs405, tmp_path):
+    """--lmbench fills Context switching, the latencies' 2p/0K and Pipe,
+    sig hndl and Prot Fault from ctx, pipe and signal, in LMbench's us."""
+    run = runs405[0]
+    us = lambda name: pytest.approx(run.value(name) / 1000, rel=0.01)  # noqa: E731
+    ctx = lmbench_rows(run, tmp_path, "Context switching")
+    lat = lmbench_rows(run, tmp_path, "*Local* Communication latencies")
+    proc = lmbench_rows(run, tmp_path, "Processor, Processes")
+    vm = lmbench_rows(run, tmp_path, "File & VM system latencies")
+    for mode in ("real", "normal", "pinned", "largepte"):
+        assert ctx[mode] == [us(f"ctx.{mode}.{n}p_{k}k_ns") for n, k in COLUMNS], ctx[mode]
+        assert lat[mode] == [us(f"ctx.{mode}.2p_0k_ns"), us(f"pipe.{mode}.pipe_ns")], lat[mode]
+        assert proc[mode] == [us(f"signal.{mode}.catch_ns")], proc[mode]
+        # prot needs translation: real's cell is blank
+        assert vm[mode] == ([] if mode == "real" else [us(f"signal.{mode}.prot_ns")]), vm[mode]

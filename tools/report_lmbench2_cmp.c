@@ -109,6 +109,18 @@ static const struct kmiss {
 	  "one lat_mmap" },
 	{ LMB_FILEVM, 6, "pagefault", "fault_kernel_dtlb_misses", "fault_kernel_itlb_misses",
 	  "the faults of one run, less the run without them" },
+	{ LMB_PROC, 7, "signal", "catch_op_kernel_dtlb_misses", "catch_op_kernel_itlb_misses",
+	  "one signal caught" },
+	{ LMB_FILEVM, 5, "signal", "prot_op_kernel_dtlb_misses", "prot_op_kernel_itlb_misses",
+	  "one protection fault caught" },
+	{ LMB_LAT, 1, "pipe", "pipe_round_kernel_dtlb_misses", "pipe_round_kernel_itlb_misses",
+	  "one round trip" },
+#define RING(sec, col, nk) { sec, col, "ctx", nk "_round_kernel_dtlb_misses", \
+			     nk "_round_kernel_itlb_misses", "one round of the ring (N switches)" }
+	RING(LMB_CTX, 0, "2p_0k"), RING(LMB_CTX, 1, "2p_16k"), RING(LMB_CTX, 2, "2p_64k"),
+	RING(LMB_CTX, 3, "8p_16k"), RING(LMB_CTX, 4, "8p_64k"), RING(LMB_CTX, 5, "16p_16k"),
+	RING(LMB_CTX, 6, "16p_64k"), RING(LMB_LAT, 0, "2p_0k"),
+#undef RING
 };
 
 static const struct kmiss *kmiss_of(int sec, int col)

@@ -109,6 +109,18 @@ static const struct source {
 	{ LMB_FILEVM, 5, "demand", "lat_sig_prot_ns", 1000, ANY },	/* lat_sig prot */
 	{ LMB_FILEVM, 6, "demand", "lat_pagefault_ns", 1000, ANY },	/* lat_pagefault */
 	{ LMB_FILEVM, 6, "pagefault", "pagefault_ns", 1000, ANY },	/* boards: lat_pagefault */
+	/* boards: boot/sched.c's processes, pipes and signals */
+	{ LMB_PROC, 7, "signal", "catch_ns", 1000, ANY },	/* lat_sig catch */
+	{ LMB_FILEVM, 5, "signal", "prot_ns", 1000, ANY },	/* lat_sig prot, catch subtracted */
+	{ LMB_LAT, 1, "pipe", "pipe_ns", 1000, ANY },		/* lat_pipe: a round trip */
+	{ LMB_CTX, 0, "ctx", "2p_0k_ns", 1000, ANY },		/* lat_ctx -s K N */
+	{ LMB_CTX, 1, "ctx", "2p_16k_ns", 1000, ANY },
+	{ LMB_CTX, 2, "ctx", "2p_64k_ns", 1000, ANY },
+	{ LMB_CTX, 3, "ctx", "8p_16k_ns", 1000, ANY },
+	{ LMB_CTX, 4, "ctx", "8p_64k_ns", 1000, ANY },
+	{ LMB_CTX, 5, "ctx", "16p_16k_ns", 1000, ANY },
+	{ LMB_CTX, 6, "ctx", "16p_64k_ns", 1000, ANY },
+	{ LMB_LAT, 0, "ctx", "2p_0k_ns", 1000, ANY },
 	{ LMB_FILEVM, 4, "mmap", "lat_mmap_us", 1, ANY },	/* boards: lat_mmap, largest fitting */
 	{ LMB_BW, 5, "bw_mem", "cp_libc_mbs", 1, ANY },		/* bw_mem bcopy, beyond the caches */
 	/* LMbench 2.0's loops (512-byte blocks, fwr descending); the older
