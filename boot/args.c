@@ -124,7 +124,7 @@ static int add_probe(const char *name)
 static void add_all_probes(void)
 {
 	config.nprobes = 0;
-	for (int i = 0; i < probe_count && i < MAX_RUN_PROBES; i++)
+	for (int i = 0; i < probe_count; i++)
 		config.probes[config.nprobes++] = probe_table[i];
 }
 

@@ -429,18 +429,27 @@ static int proc_fault(uintptr_t addr, int write, int protection)
 	return 0;
 }
 
-int proc_enter(struct proc *p, uintptr_t entry, uintptr_t sp, uintptr_t arg)
+/* User mode in p (its space current) with the fault hook on. */
+static int enter(struct proc *p, uintptr_t entry, uintptr_t sp, uintptr_t arg)
 {
 	int rc;
 
-	if (p->space && mmu_space_switch(p->space) < 0)
-		return -1;
 	running = p;
 	unhandled[0] = 0;
 	mmu_set_fault_hook(proc_fault);
 	rc = user_enter(entry, sp, arg);
 	mmu_set_fault_hook(0);
 	running = 0;
+	return rc;
+}
+
+int proc_enter(struct proc *p, uintptr_t entry, uintptr_t sp, uintptr_t arg)
+{
+	int rc;
+
+	if (p->space && mmu_space_switch(p->space) < 0)
+		return -1;
+	rc = enter(p, entry, sp, arg);
 	if (mmu_current)
 		mmu_space_switch(0);
 	return rc;		/* -1: the reason printed where user mode ended */
@@ -454,12 +463,7 @@ int proc_run(struct proc *p, struct proc_job *job)
 	if (p->space && mmu_space_switch(p->space) < 0)
 		return -1;
 	*(struct proc_job *)at = *job;
-	running = p;
-	unhandled[0] = 0;
-	mmu_set_fault_hook(proc_fault);
-	rc = user_enter(p->base, sp, at);
-	mmu_set_fault_hook(0);
-	running = 0;
+	rc = enter(p, p->base, sp, at);
 	if (rc == 0)
 		*job = *(struct proc_job *)at;
 	if (p->space)

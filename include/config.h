@@ -6,7 +6,7 @@
 #include "mmu_arch.h"
 #include "probe.h"
 
-#define MAX_RUN_PROBES 16
+#define MAX_RUN_PROBES PROBE_TABLE_MAX
 #define MAX_RUN_MODES  PROBE_MAX_MODES
 #define MAX_REPS       1000
 

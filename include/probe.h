@@ -12,6 +12,7 @@
 enum { RESULT_PASS, RESULT_FAIL, RESULT_SKIP, RESULT_TIMEOUT };
 
 #define PROBE_MAX_MODES	8		/* modes in one run (config.h checks) */
+#define PROBE_TABLE_MAX	32		/* probes in probe_table (it asserts so) */
 
 struct probe_ctx {
 	const struct mmu_mode *mode;

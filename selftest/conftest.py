@@ -71,6 +71,20 @@ def parse(log):
     return run
 
 
+def elf_symbols(elf, nm="powerpc-linux-gnu-nm"):
+    """name -> (address, size) of an image's symbols (nm -S; a symbol
+    without a size: 4)."""
+    out = subprocess.run([nm, "-S", elf], capture_output=True, text=True, check=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 4:
+            syms[f[3]] = (int(f[0], 16), int(f[1], 16))
+        elif len(f) == 3:
+            syms.setdefault(f[2], (int(f[0], 16), 4))
+    return syms
+
+
 def run_qemu(board, *args, icount=True, tcg=False, mem=None, timeout=60, extra=()):
     """Boot `board` with boot arguments `args`; returns a parsed Run.
     The test's own subprocess timeout backs up run-qemu's."""

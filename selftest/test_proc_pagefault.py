@@ -24,7 +24,7 @@ import subprocess
 
 import pytest
 
-from conftest import TOP, assert_icount_runs, run_qemu, the_exception
+from conftest import TOP, assert_icount_runs, elf_symbols, run_qemu, the_exception
 
 PAGE = 4096
 PIN_END = 32 << 20
@@ -92,17 +92,6 @@ def entry_pages(cache, refs):
     return {(cache + 4 * k) // PAGE for k in ks} | {(refs + k) // PAGE for k in ks}
 
 
-def symbols(elf):
-    out = subprocess.run(["powerpc-linux-gnu-nm", "-S", elf], capture_output=True, text=True,
-                         check=True).stdout
-    syms = {}
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) == 4:
-            syms[f[3]] = (int(f[0], 16), int(f[1], 16))
-    return syms
-
-
 def code_pages(syms, names):
     out = set()
     for n in names:
@@ -124,7 +113,7 @@ def test_ppc405(ppc405):
     run = common(ppc405)
     n, frames, cache, refs = file_layout(run, "normal")
     assert n * PAGE == FILE and frames >= PIN_END and cache < PIN_END and refs < PIN_END
-    syms = symbols(f"{TOP}/build/ref405ep/mmubench.elf")
+    syms = elf_symbols(f"{TOP}/build/ref405ep/mmubench.elf")
     code = code_pages(syms, FAULT_CODE + ("ppc405_tlb_invalidate",)) - code_pages(
         syms, RUN_CODE + ("space_switch",))
     assert faults(run, "normal") == (1 + len(entry_pages(cache, refs)), len(code)), run.log

@@ -25,11 +25,11 @@ pages in the TLB, so where the way out of user mode (proc_run's code, its
 once less there than the run without.
 """
 import re
-import subprocess
 
 import pytest
 
-from conftest import TOP, assert_crash_failed, assert_icount_runs, run_qemu, the_exception
+from conftest import (TOP, assert_crash_failed, assert_icount_runs, elf_symbols, run_qemu,
+                      the_exception)
 
 ELF = f"{TOP}/build/ref405ep/mmubench.elf"
 MODES = ("real", "normal", "pinned", "largepte")
@@ -48,17 +48,7 @@ def runs():
 
 
 def symbols():
-    """name -> (address, size) of the image's symbols (nm -S)."""
-    out = subprocess.run(["powerpc-linux-gnu-nm", "-S", ELF], capture_output=True, text=True,
-                         check=True).stdout
-    syms = {}
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) == 4:
-            syms[f[3]] = (int(f[0], 16), int(f[1], 16))
-        elif len(f) == 3:
-            syms.setdefault(f[2], (int(f[0], 16), 4))
-    return syms
+    return elf_symbols(ELF)
 
 
 def pages(syms, *names):

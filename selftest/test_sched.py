@@ -19,7 +19,7 @@ import subprocess
 
 import pytest
 
-from conftest import TOP, assert_icount_runs, run_qemu
+from conftest import TOP, assert_icount_runs, elf_symbols, run_qemu
 
 PROBES = ("pipe", "ctx", "signal")
 COLUMNS = ((2, 0), (2, 16), (2, 64), (8, 16), (8, 64), (16, 16), (16, 64))
@@ -45,9 +45,7 @@ def test_405_runs_pass_alike(runs405):
 def test_405_kernel_below_the_pins():
     """The premise of the pinned counts: every kernel symbol the calls
     use lies below the pins (the pipes' pages come from the top of RAM)."""
-    out = subprocess.run(["powerpc-linux-gnu-nm", f"{TOP}/build/ref405ep/mmubench.elf"],
-                         capture_output=True, text=True, check=True).stdout
-    addrs = {l.split()[2]: int(l.split()[0], 16) for l in out.splitlines() if len(l.split()) == 3}
+    addrs = {n: a for n, (a, _) in elf_symbols(f"{TOP}/build/ref405ep/mmubench.elf").items()}
     for sym in ("user_syscall", "schedule", "tasks", "pipes", "run", "user_regs_save",
                 "ppc405_user_syscall", "__bss_end"):
         match = [a for n, a in addrs.items() if n == sym or n.startswith(sym + ".")]

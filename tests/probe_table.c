@@ -27,3 +27,6 @@ const struct probe *const probe_table[] = {
 	&probe_signal,
 };
 const int probe_count = sizeof(probe_table) / sizeof(probe_table[0]);
+/* probes=all and a list of every probe take them all (boot/args.c). */
+_Static_assert(sizeof(probe_table) / sizeof(probe_table[0]) <= PROBE_TABLE_MAX,
+	       "more probes than a run holds: raise PROBE_TABLE_MAX");
