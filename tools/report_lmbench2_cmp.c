@@ -123,6 +123,17 @@ static const struct kmiss {
 #undef RING
 };
 
+/* Whether an earlier shown row names the same counts (the latencies'
+ * 2p/0K is the Context switching one): the note gives each once. */
+static int said_before(size_t k, const int *shown)
+{
+	for (size_t j = 0; j < k; j++)
+		if (shown[j] && !strcmp(kmisses[j].probe, kmisses[k].probe) &&
+		    !strcmp(kmisses[j].dtlb, kmisses[k].dtlb))
+			return 1;
+	return 0;
+}
+
 static const struct kmiss *kmiss_of(int sec, int col)
 {
 	for (size_t k = 0; k < sizeof(kmisses) / sizeof(kmisses[0]); k++)
@@ -262,7 +273,7 @@ int lmb_compare(FILE *f, const struct lmb_table *t, const char *a, const char *b
 			"logs print them (NUM's vs DEN's; lo..hi\n  where a set's rows differ; - where a "
 			"row has none):\n");
 		for (size_t k = 0; k < sizeof(kmisses) / sizeof(kmisses[0]); k++)
-			if (shown[k]) {
+			if (shown[k] && !said_before(k, shown)) {
 				lmb_col_name(kmisses[k].sec, kmisses[k].col, name, sizeof(name));
 				fprintf(f, "  %s: %s.<mode>.%s, %s: %s\n", name, kmisses[k].probe,
 					kmisses[k].dtlb, kmisses[k].itlb, kmisses[k].over);
