@@ -145,7 +145,8 @@ struct probe_ring_counts {
 };
 struct probe_os {
 	const char *name;		/* "Linux", for diagnostics */
-	/* lat_ctx: `procs` processes (the caller one of them) in a ring of
+	/* lat_ctx (the ctx probe; pipe's lat_pipe is a ring of 2 with no
+	 * bytes): `procs` processes (the caller one of them) in a ring of
 	 * pipes, a token passed around, each process summing its own `bytes`
 	 * (every word) before passing it on.  ring_run: n rounds; ring_alone:
 	 * n rounds' pipe writes, reads and sums in one process, no switch
@@ -202,6 +203,17 @@ void probe_sample_us(struct probe_ctx *ctx, const char *probe, const char *name,
 		     const struct probe_time *t);
 void probe_sample_op_counts(struct probe_ctx *ctx, const char *prefix,
 			    const struct mmu_counters *a, const struct mmu_counters *b);
+
+/* Under an OS (probe_os()), for ctx, pipe, signal and pagefault: ring_close
+ * with lat_ctx's checks (the token N hops a round, N - 1 children reaped),
+ * failing the probe with `name` where they do not hold, else saying the
+ * rounds, hops and switches; a figure of the OS's (r: its function's
+ * result) sampled as <name>_ns, failing the probe on an error, a
+ * diagnostic where no time was left.  RESULT_PASS or RESULT_FAIL. */
+int probe_os_ring_close(struct probe_ctx *ctx, const char *probe, const char *name,
+			const struct probe_os *os, void *ring, unsigned n);
+int probe_os_figure(struct probe_ctx *ctx, const char *probe, int r, const char *name,
+		    const struct probe_time *t, const char *why);
 
 extern const struct probe *const probe_table[];
 extern const int probe_count;

@@ -7,7 +7,7 @@
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 /* aspace's switch_kind: include/mmu.h's enum mmu_switch in its order, then
- * an OS's process switch (tests/aspace.c, KIND_PROCESS). */
+ * an OS's process switch (older sandbox logs' aspace; now the ctx probe's). */
 static const char *const switch_kinds[] = { "untagged", "tagged", "emulated", "process", 0 };
 /* lat_mem's l<N>_verdict: include/guess.h's enum guess_verdict in its order. */
 static const char *const verdicts[] = { "undocumented", "consistent", "differs", "shared", 0 };
@@ -61,12 +61,28 @@ const struct table report_table_defs[] = {
 		{ "Batch", "remap", "demand", "remap_batch_ns", 8, 1 },
 		{ "Mode", "switch", "modeswitch", "switch_ns", 9, 1 },
 	} },
-	/* LMbench's own names for LMbench's methods, measured where an OS runs
-	 * under the probes (the sandbox): lat_pagefault, lat_sig prot, catch. */
+	/* Older sandbox logs' lat_pagefault, lat_sig prot and catch (demand, under
+	 * an OS); the pagefault and signal probes' now, in the table after. */
 	{ "OS fault and signal latencies in microseconds - LMbench's methods (demand, under an OS)", {
 		{ "Page", "Fault", "demand", "lat_pagefault_ns", 8, 1 },
 		{ "Prot", "Fault", "demand", "lat_sig_prot_ns", 8, 1 },
 		{ "Sig", "hndl", "demand", "lat_sig_catch_ns", 8, 1 },
+	} },
+	/* LMbench's methods: a board's processes (boot/proc.c), or an OS's. */
+	{ "Faults, signals and pipes in microseconds - LMbench's methods (pagefault, signal, pipe)", {
+		{ "Page", "Fault", "pagefault", "pagefault_ns", 8, 1 },
+		{ "Prot", "Fault", "signal", "prot_ns", 8, 1 },
+		{ "Sig", "hndl", "signal", "catch_ns", 8, 1 },
+		{ "Pipe", "lat", "pipe", "pipe_ns", 8, 1 },
+	} },
+	{ "Context switching in microseconds - lat_ctx's ring (ctx: N processes / K KiB each)", {
+		{ "2p/0K", "ctxsw", "ctx", "2p_0k_ns", 8, 1 },
+		{ "2p/16K", "ctxsw", "ctx", "2p_16k_ns", 8, 1 },
+		{ "2p/64K", "ctxsw", "ctx", "2p_64k_ns", 8, 1 },
+		{ "8p/16K", "ctxsw", "ctx", "8p_16k_ns", 8, 1 },
+		{ "8p/64K", "ctxsw", "ctx", "8p_64k_ns", 8, 1 },
+		{ "16p/16K", "ctxsw", "ctx", "16p_16k_ns", 8, 1 },
+		{ "16p/64K", "ctxsw", "ctx", "16p_64k_ns", 8, 1 },
 	} },
 	/* The process probes (tests/trap.c ...): a board's processes, or under
 	 * an OS LMbench's methods (getppid, fork, fork+execve, sh -c, mmap). */
@@ -91,8 +107,8 @@ const struct table report_table_defs[] = {
 		{ "Mmap", "ITLB", "mmap", "mmap_kernel_itlb_misses", 7 },
 	} },
 	/* What a switch was, per row: the TLB description's kind (tagged: the
-	 * 405's PID; untagged: a CR3 load; process: an OS's process switch,
-	 * lat_ctx's ring). */
+	 * 405's PID; untagged: a CR3 load; process: older sandbox logs' OS
+	 * process switch, lat_ctx's ring). */
 	{ "Address-space switch in nanoseconds (aspace: N spaces / K bytes each)", {
 		{ "Switch", "kind", "aspace", "switch_kind", 8, 0, switch_kinds },
 		{ "2p/0K", "ns", "aspace", "2p_0k_ns", 8 },

@@ -149,6 +149,7 @@ def test_every_boot_argument_documented():
 # placeholder doc/measurements.md writes.
 INDEXED = {
     "aspace": [(r"^\d+p_\d+k_", "<n>p_<k>k_")],
+    "ctx": [(r"^\d+p_\d+k_", "<n>p_<k>k_")],
     "tlb": [(r"^\d+p_\d+[km]_", "<P>p_<size>_"), (r"^\d+p_", "<P>p_")],
     "lat_mem": [(r"^(stride|random|local)_\d+_ns$", r"<pattern>_<bytes>_ns")],
     "bw_mem": [(r"^(rd|wr|cp_libc|cp_hand|frd|fwr|fcp)_\d+_mbs$", r"<col>_<bytes>_mbs")],

@@ -12,11 +12,17 @@
  * last hops).  <n>p_<k>k_round_*: the TLB misses
  * and kernel-page misses of one round of the ring (a run of 17 rounds less
  * one of 1, over 16: exact where every round is alike), where the mode
- * counts them. */
+ * counts them.
+ *
+ * Under an OS (probe_os(): the sandbox) the same method with the OS's
+ * processes: N of them in a ring of pipes, each summing its K KiB, the
+ * same pipe writes, reads and sums in one process subtracted; every hop
+ * counted (the token), the children reaped. */
 #include <stdio.h>
 #include <string.h>
 #include "probe.h"
 #include "proc.h"
+#include "sort.h"
 
 #define COUNTED	16		/* rounds whose misses are counted, per round */
 
@@ -116,16 +122,90 @@ static int column(struct probe_ctx *ctx, unsigned n, unsigned k)
 	return RESULT_PASS;
 }
 
+/* Under an OS.  An iteration is RING_ROUNDS rounds: a round of 2
+ * processes is a few microseconds, and the per-switch figure is a
+ * difference of two such times. */
+#define RING_ROUNDS	16
+struct os_ring { const struct probe_os *os; void *ring; };
+
+static uint64_t os_rounds(void *arg, uint32_t n)
+{
+	struct os_ring *a = arg;
+	return a->os->ring_run(a->ring, n * RING_ROUNDS);
+}
+
+static uint64_t os_alone(void *arg, uint32_t n)
+{
+	struct os_ring *a = arg;
+	return a->os->ring_alone(a->ring, n * RING_ROUNDS);
+}
+
+/* PAIRS of (rounds, the same work alone) back to back, `it` iterations
+ * each, so that a busy machine disturbs both sides of a difference alike:
+ * per switch (round - alone) / n for each pair, ticks x1000, sorted. */
+#define PAIRS	5
+static void os_pairs(struct os_ring *a, uint32_t it, unsigned n, int64_t d[PAIRS],
+		     int64_t *round1000, int64_t *alone1000)
+{
+	int64_t r[PAIRS], s[PAIRS];
+
+	for (int i = 0; i < PAIRS; i++) {
+		r[i] = (int64_t)(os_rounds(a, it) * 1000 / it / RING_ROUNDS);
+		s[i] = (int64_t)(os_alone(a, it) * 1000 / it / RING_ROUNDS);
+		d[i] = (r[i] - s[i]) / (int64_t)n;
+	}
+	sort_i64(d, PAIRS);
+	sort_i64(r, PAIRS);
+	sort_i64(s, PAIRS);
+	*round1000 = r[PAIRS / 2], *alone1000 = s[PAIRS / 2];
+}
+
+static int os_column(struct probe_ctx *ctx, const struct probe_os *os, unsigned n, unsigned k)
+{
+	struct probe_time with;
+	int64_t d[PAIRS], round1000 = 0, alone1000 = 0;
+	char why[96], name[24];
+	void *ring = os->ring_open(n, k << 10, why, sizeof(why));
+
+	snprintf(name, sizeof(name), "%up_%uk", n, k);
+	if (!ring)
+		return probe_fail(ctx, "%s: %s", name, why);
+	struct os_ring a = { os, ring };
+	/* probe_measure() finds how many iterations are long enough. */
+	int err = probe_measure(os_rounds, &a, &with) < 0;
+	if (!err)
+		os_pairs(&a, with.iterations, n, d, &round1000, &alone1000);
+	if (probe_os_ring_close(ctx, "ctx", name, os, ring, n) != RESULT_PASS)
+		return RESULT_FAIL;
+	if (err)
+		return probe_fail(ctx, "%s: the timer did not move", name);
+	probe_diag(ctx, "ctx", "%s: a round %lld ns, the overhead's %lld ns", name,
+		   (long long)ns100_of(round1000) / 100, (long long)ns100_of(alone1000) / 100);
+	int64_t med = d[PAIRS / 2];
+	if (med <= 0) {			/* as lat_ctx: nothing left, no figure */
+		probe_diag(ctx, "ctx", "%s: a round took no longer than its overhead", name);
+		return RESULT_PASS;
+	}
+	struct probe_time t = { .iterations = with.iterations, .ticks1000 = (uint64_t)med };
+	t.ns100 = ns100_of(med);
+	t.cycles100 = ns100_to_cycles100(t.ns100);
+	t.spread100 = (d[PAIRS - 1] - d[0]) * 10000 / med;
+	probe_sample_time(ctx, name, &t);
+	return RESULT_PASS;
+}
+
 static int ctx_run(struct probe_ctx *ctx)
 {
-	const char *why = proc_unavailable();
+	const struct probe_os *os = probe_os();
+	const char *why = os ? 0 : proc_unavailable();
 
 	if (why)
 		return probe_skip(ctx, "%s", why);
 	for (unsigned i = 0; i < sizeof(columns) / sizeof(columns[0]); i++) {
 		if (ctx->quick && !columns[i].quick)
 			continue;
-		int r = column(ctx, columns[i].n, columns[i].k);
+		unsigned n = columns[i].n, k = columns[i].k;
+		int r = os ? os_column(ctx, os, n, k) : column(ctx, n, k);
 		if (r != RESULT_PASS)
 			return r;
 	}
@@ -135,6 +215,7 @@ static int ctx_run(struct probe_ctx *ctx)
 const struct probe probe_ctx = {
 	.name = "ctx",
 	.what = "context switch by lat_ctx's method: N processes in a ring of blocking pipes, "
-		"each summing K KiB, the overhead in one process subtracted (2p/0K .. 16p/64K)",
+		"each summing K KiB, the overhead in one process subtracted (2p/0K .. 16p/64K); "
+		"under an OS, its processes",
 	.run = ctx_run,
 };

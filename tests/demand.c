@@ -8,14 +8,11 @@
  *  - null fault: a load from an unmapped page whose hook only steps past
  *    it: the fault's entry and exit with no mapping work;
  *  - batch remap: BATCH pages mapped into the window at once, each
- *    touched, all unmapped with one flush (LMbench's Mmap Latency);
- *  - under an OS (probe_os(): the sandbox), the OS's own fault paths by
- *    LMbench's methods, under LMbench's names: lat_pagefault (a file in
- *    the page cache, per page, fault-around as the kernel does it),
- *    lat_sig catch and lat_sig prot (a write to a read-only page caught
- *    as SIGSEGV, never unprotected, less catch).  Our page_fault_ns is
- *    SIGSEGV + our hook's mmap + the minor fault that follows, so the two
- *    differ by what our path adds. */
+ *    touched, all unmapped with one flush (LMbench's Mmap Latency).
+ * Under an OS (the sandbox) our page_fault_ns is SIGSEGV + our hook's
+ * mmap + the minor fault that follows; the OS's own paths by LMbench's
+ * methods are the pagefault and signal probes' (logs before them have
+ * them here as lat_pagefault_ns, lat_sig_catch_ns, lat_sig_prot_ns). */
 #include "probe.h"
 
 #define PAGE 4096u
@@ -26,8 +23,6 @@
 
 #define DEFAULT_PAGES	64
 #define QUICK_PAGES	16
-#define OS_FILE_PAGES	16384		/* lat_pagefault's file: 64 MiB ... */
-#define OS_QUICK_PAGES	1024		/* ... 4 MiB with quick (LMbench: >= 1 MiB) */
 
 static unsigned long fault_pages;	/* 0: the default for this run */
 static unsigned hook_calls;
@@ -133,37 +128,6 @@ static int fault_pass(struct probe_ctx *ctx, uintptr_t buf, const struct fault_p
 	return 0;
 }
 
-/* One OS figure: an error fails the probe, no time left is a diagnostic. */
-static int os_figure(struct probe_ctx *ctx, int r, const char *name, const struct probe_time *t,
-		     const char *why)
-{
-	if (r < 0)
-		return probe_fail(ctx, "%s", why);
-	if (r > 0)
-		probe_diag(ctx, "demand", "%s absent: %s", name, why);
-	else
-		probe_sample_time(ctx, name, t);
-	return RESULT_PASS;
-}
-
-static int os_faults(struct probe_ctx *ctx, const struct probe_os *os)
-{
-	struct probe_time pf, sig, prot;
-	char why[96] = "";
-	int r;
-
-	r = os->pagefault(ctx->quick ? OS_QUICK_PAGES : OS_FILE_PAGES, &pf, why, sizeof(why));
-	if (os_figure(ctx, r, "lat_pagefault", &pf, why) != RESULT_PASS)
-		return RESULT_FAIL;
-	r = os->sig_catch(&sig, why, sizeof(why));
-	if (os_figure(ctx, r, "lat_sig_catch", &sig, why) != RESULT_PASS)
-		return RESULT_FAIL;
-	if (r > 0)
-		return RESULT_PASS;		/* prot subtracts catch */
-	r = os->sig_prot(&sig, &prot, why, sizeof(why));
-	return os_figure(ctx, r, "lat_sig_prot", &prot, why);
-}
-
 static int demand_run(struct probe_ctx *ctx)
 {
 	const struct fault_pass page_faults = {
@@ -235,13 +199,12 @@ static int demand_run(struct probe_ctx *ctx)
 		return probe_fail(ctx, "batch remap: %s", b.failed ? "map failed" : "no time");
 	probe_sample(ctx, "remap_batch_pages", b.pages, 0, "count");
 	probe_sample_time(ctx, "remap_batch", &t);
-	return probe_os() ? os_faults(ctx, probe_os()) : RESULT_PASS;
+	return RESULT_PASS;
 }
 
 const struct probe probe_demand = {
 	.name = "demand",
-	.what = "page faults, protection faults and kmap-style map/unmap, counted; under an OS, "
-		"its own (lat_pagefault, lat_sig)",
+	.what = "page faults, protection faults and kmap-style map/unmap, counted",
 	.run = demand_run,
 	.args = (const struct boot_arg[]){
 		{ "fault_pages", "1..4096 pages the demand probe faults in (default 64, 16 with quick)",

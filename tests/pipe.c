@@ -6,6 +6,10 @@
  * and kernel-page misses of one round trip (a run of 17 less one of 1,
  * over 16), where the mode counts them.
  *
+ * Under an OS (probe_os(): the sandbox) lat_pipe itself: the OS's ring of
+ * two processes with nothing to sum (ctx's, include/probe.h), a word each
+ * way, per round trip; every hop counted, the child reaped.
+ *
  * pipe_bad= runs one bad input instead, which must fail with a clear
  * error, never hang: eof (a read from a pipe nobody writes), nohandler (a
  * signal to a process with no handler), sigreturn (a sigreturn with no
@@ -87,11 +91,42 @@ static int bad_run(struct probe_ctx *ctx)
 			  rc < 0 ? "failed (the reason above)" : "ended without the error expected");
 }
 
+struct os_ring { const struct probe_os *os; void *ring; };
+
+static uint64_t os_trips(void *arg, uint32_t n)
+{
+	struct os_ring *a = arg;
+	return a->os->ring_run(a->ring, n);
+}
+
+static int os_pipe(struct probe_ctx *ctx, const struct probe_os *os)
+{
+	struct probe_time t;
+	char why[96];
+	struct os_ring a = { os, os->ring_open(2, 0, why, sizeof(why)) };
+
+	if (!a.ring)
+		return probe_fail(ctx, "%s", why);
+	int err = probe_measure(os_trips, &a, &t) < 0;
+	if (probe_os_ring_close(ctx, "pipe", "pipe", os, a.ring, 2) != RESULT_PASS)
+		return RESULT_FAIL;
+	if (err)
+		return probe_fail(ctx, "the timer did not move");
+	probe_sample_time(ctx, "pipe", &t);
+	return RESULT_PASS;
+}
+
 static int pipe_run(struct probe_ctx *ctx)
 {
 	struct probe_time t;
-	const char *why = proc_unavailable();
+	const struct probe_os *os = probe_os();
+	const char *why = os ? 0 : proc_unavailable();
 
+	if (os && bad)		/* the bad inputs are our kernel's to refuse */
+		return probe_skip(ctx, "pipe_bad=%s: under %s the pipes and signals are its own, "
+				  "not our kernel's", bad_names[bad], os->name);
+	if (os)
+		return os_pipe(ctx, os);
 	if (why)
 		return probe_skip(ctx, "%s", why);
 	if (bad)
@@ -115,7 +150,7 @@ static int pipe_run(struct probe_ctx *ctx)
 const struct probe probe_pipe = {
 	.name = "pipe",
 	.what = "pipe latency by lat_pipe's method: a word each way between two processes through "
-		"blocking pipes, per round trip",
+		"blocking pipes, per round trip; under an OS, its processes",
 	.run = pipe_run,
 	.args = (const struct boot_arg[]){
 		{ "pipe_bad", "none|eof|nohandler|sigreturn|deadlock|spin: run this bad input "

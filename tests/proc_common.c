@@ -113,3 +113,36 @@ uint64_t probe_ring_run(struct probe_ring *r, uint32_t rounds, int alone)
 		r->failed = 1;
 	return rc < 0 ? 0 : t;
 }
+
+/* ---- under an OS (probe_os()): what ctx, pipe, signal and pagefault share ---- */
+
+int probe_os_ring_close(struct probe_ctx *ctx, const char *probe, const char *name,
+			const struct probe_os *os, void *ring, unsigned n)
+{
+	struct probe_ring_counts c = { 0 };
+
+	if (os->ring_close(ring, &c) < 0)
+		return probe_fail(ctx, "%s: the ring of %u processes broke (%u children reaped)",
+				  name, n, c.children);
+	/* Each process adds one to the token: a hop lost or doubled shows. */
+	if (c.hops != c.rounds * n || c.children != n - 1)
+		return probe_fail(ctx, "%s: %llu hops in %llu rounds of %u processes, %u children "
+				  "reaped", name, (unsigned long long)c.hops,
+				  (unsigned long long)c.rounds, n, c.children);
+	probe_diag(ctx, probe, "%s: %llu rounds, %llu hops, %llu context switches, children "
+		   "reaped %u", name, (unsigned long long)c.rounds, (unsigned long long)c.hops,
+		   (unsigned long long)c.switches, c.children);
+	return RESULT_PASS;
+}
+
+int probe_os_figure(struct probe_ctx *ctx, const char *probe, int r, const char *name,
+		    const struct probe_time *t, const char *why)
+{
+	if (r < 0)
+		return probe_fail(ctx, "%s", why);
+	if (r > 0)
+		probe_diag(ctx, probe, "%s absent: %s", name, why);
+	else
+		probe_sample_time(ctx, name, t);
+	return RESULT_PASS;
+}

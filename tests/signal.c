@@ -9,7 +9,8 @@
  * Each per signal, a run of n + 1 less a run of 1;
  * <name>_op_*: one signal's TLB and kernel-page misses (a run of 17 less
  * one of 1, over 16), where the mode counts them.  prot needs a read-only page,
- * so translation (not mode real). */
+ * so translation (not mode real).  Under an OS (probe_os(): the sandbox)
+ * lat_sig's catch and prot with the OS's signals (include/probe.h). */
 #include <stdio.h>
 #include <string.h>
 #include "probe.h"
@@ -97,6 +98,18 @@ static void net_time(struct probe_ctx *ctx, const char *name, const struct probe
 	probe_sample_time(ctx, name, &t);
 }
 
+static int os_signals(struct probe_ctx *ctx, const struct probe_os *os)
+{
+	struct probe_time caught, prot;
+	char why[96] = "";
+	int r = os->sig_catch(&caught, why, sizeof(why));
+
+	if (probe_os_figure(ctx, "signal", r, "catch", &caught, why) != RESULT_PASS || r > 0)
+		return r < 0 ? RESULT_FAIL : RESULT_PASS;	/* prot subtracts catch */
+	r = os->sig_prot(&caught, &prot, why, sizeof(why));
+	return probe_os_figure(ctx, "signal", r, "prot", &prot, why);
+}
+
 static int signal_run(struct probe_ctx *ctx)
 {
 	struct probe_time send, caught, prot;
@@ -104,6 +117,8 @@ static int signal_run(struct probe_ctx *ctx)
 	const char *why = proc_unavailable();
 	int translated = mmu_translated(ctx->mode), err;
 
+	if (probe_os())
+		return os_signals(ctx, probe_os());
 	if (why)
 		return probe_skip(ctx, "%s", why);
 	if (!(s.p = proc_create(1)))
@@ -137,6 +152,7 @@ static int signal_run(struct probe_ctx *ctx)
 const struct probe probe_signal = {
 	.name = "signal",
 	.what = "signals by lat_sig's method: a signal to oneself caught by a handler that returns "
-		"by sigreturn, and a write to a read-only page caught as SIGSEGV (catch subtracted)",
+		"by sigreturn, and a write to a read-only page caught as SIGSEGV (catch subtracted); "
+		"under an OS, its signals",
 	.run = signal_run,
 };

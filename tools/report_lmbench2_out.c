@@ -84,7 +84,7 @@ void lmb_free(struct lmb_table *t)
 
 /* Where an mmubench figure is LMbench's: the column, the figure, the
  * divisor to LMbench's unit, and what the run must be for it to hold. */
-enum need { ANY, PROCESS };		/* PROCESS: aspace switched processes (lat_ctx's ring) */
+enum need { ANY, PROCESS };		/* PROCESS: aspace switched processes (older logs' ring) */
 static const struct source {
 	int sec, col;
 	const char *probe, *metric;
@@ -94,6 +94,9 @@ static const struct source {
 	{ LMB_BASIC, 1, "cpu", "mhz", 1, ANY },			/* LMbench's mhz method */
 	{ LMB_PROC, 0, "cpu", "mhz", 1, ANY },
 	{ LMB_PROC, 1, "trap", "null_call_ns", 1000, ANY },	/* a trap and back (getppid) */
+	/* Logs before the sandbox's ctx, pipe, signal, pagefault: its lat_sig,
+	 * lat_pagefault in demand, its lat_ctx ring in aspace (switch_kind 3).
+	 * The new names come later in this table, so they win where both are. */
 	{ LMB_PROC, 7, "demand", "lat_sig_catch_ns", 1000, ANY },	/* lat_sig catch */
 	{ LMB_PROC, 8, "fork", "fork_us", 1, ANY },		/* fork, exit, wait */
 	{ LMB_PROC, 9, "exec", "exec_us", 1, ANY },		/* fork, exec, exit, wait */
@@ -108,8 +111,9 @@ static const struct source {
 	{ LMB_LAT, 0, "aspace", "2p_0k_ns", 1000, PROCESS },	/* LMbench repeats it there */
 	{ LMB_FILEVM, 5, "demand", "lat_sig_prot_ns", 1000, ANY },	/* lat_sig prot */
 	{ LMB_FILEVM, 6, "demand", "lat_pagefault_ns", 1000, ANY },	/* lat_pagefault */
-	{ LMB_FILEVM, 6, "pagefault", "pagefault_ns", 1000, ANY },	/* boards: lat_pagefault */
-	/* boards: boot/sched.c's processes, pipes and signals */
+	/* The boards' processes, pipes, signals and file faults (boot/proc.c);
+	 * the sandbox's the same by LMbench's methods under Linux. */
+	{ LMB_FILEVM, 6, "pagefault", "pagefault_ns", 1000, ANY },	/* lat_pagefault */
 	{ LMB_PROC, 7, "signal", "catch_ns", 1000, ANY },	/* lat_sig catch */
 	{ LMB_FILEVM, 5, "signal", "prot_ns", 1000, ANY },	/* lat_sig prot, catch subtracted */
 	{ LMB_LAT, 1, "pipe", "pipe_ns", 1000, ANY },		/* lat_pipe: a round trip */
@@ -278,9 +282,10 @@ static void print_notes(FILE *f, const struct lmb_table *t, const struct report 
 		"(exec: that fork, an exec of a 64 KiB image, its run and exit; fork+execve+wait\n"
 		"  of a static program under an OS); sh proc (exec's sh_us: the same through /bin/sh -c, "
 		"under an OS\n  only); sig hndl, "
-		"Prot Fault, Page Fault (demand's\n  lat_sig catch, lat_sig prot, lat_pagefault: LMbench's "
-		"methods under an OS, the sandbox); ctxsw\n  (aspace where it switched processes, lat_ctx's "
-		"ring: the sandbox); Bcopy (libc), Bcopy (hand), Mem\n  read, Mem write (bw_mem beyond "
+		"Prot Fault, Page Fault (signal's catch\n  and prot, pagefault: lat_sig catch, lat_sig prot, "
+		"lat_pagefault; older sandbox logs' demand\n  lat_sig_*, lat_pagefault); ctxsw and Pipe "
+		"(ctx, pipe: lat_ctx's ring, lat_pipe; older\n  sandbox logs' aspace where it switched "
+		"processes); Bcopy (libc), Bcopy (hand), Mem\n  read, Mem write (bw_mem beyond "
 		"the caches: memcpy as bcopy; fcp_mbs,\n  frd_mbs, fwr_mbs: LMbench's fcp, frd, fwr loops; "
 		"a log without them, Bcopy (hand), Mem read,\n  Mem write blank: its cp_hand, rd, wr are "
 		"8-word ascending loops, not LMbench's).\n"
