@@ -116,42 +116,42 @@ static inline void powerpc_user_null_call(void (*const *fn)(void), uint32_t kmsr
 	mtmsr(msr);
 }
 
-/* From a user-mode fault's path: fn(arg) with kmsr, the kernel's MSR at
- * user_enter, then the exception's MSR again. */
+/* expr evaluated into `into` with kmsr, the kernel's MSR at user_enter
+ * (translation as the kernel has it), then the exception's MSR again for
+ * the way back through the common path. */
+#define POWERPC_WITH_KMSR(kmsr, into, expr)					\
+	do {									\
+		uint32_t msr_ = mfmsr();					\
+		mtmsr(kmsr);							\
+		into = (expr);							\
+		mtmsr(msr_);							\
+	} while (0)
+
+/* From a user-mode fault's path: fn(arg) (include/user.h user_kernel_call). */
 static inline int powerpc_user_kernel_call(int (*fn)(void *), void *arg, uint32_t kmsr)
 {
-	uint32_t msr = mfmsr();
 	int r;
 
-	mtmsr(kmsr);
-	r = fn(arg);
-	mtmsr(msr);
+	POWERPC_WITH_KMSR(kmsr, r, fn(arg));
 	return r;
 }
 
 /* The scheduler's calls and a user fault's signal (include/user.h), from
- * the exception path: with the kernel's MSR (kmsr), then the exception's
- * again for the way back.  frame: the arch's, whose common part is
- * struct user_regs (arch/powerpc/user_regs.c asserts it). */
+ * the exception path.  frame: the arch's, whose common part is struct
+ * user_regs (arch/powerpc/user_regs.c asserts it). */
 static inline int powerpc_user_syscall(void *frame, uint32_t kmsr, int *rc)
 {
-	uint32_t msr = mfmsr();
 	int leave;
 
-	mtmsr(kmsr);
-	leave = user_syscall(frame, rc);
-	mtmsr(msr);
+	POWERPC_WITH_KMSR(kmsr, leave, user_syscall(frame, rc));
 	return leave;
 }
 
 static inline int powerpc_user_fault(void *frame, uintptr_t addr, uint32_t kmsr)
 {
-	uint32_t msr = mfmsr();
 	int resumed;
 
-	mtmsr(kmsr);
-	resumed = user_fault(frame, addr);
-	mtmsr(msr);
+	POWERPC_WITH_KMSR(kmsr, resumed, user_fault(frame, addr));
 	return resumed;
 }
 
