@@ -8,6 +8,7 @@ The monitors: one case per KTAP result, per figure (measurement and units)
 and per aborted run's reason."""
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -151,6 +152,48 @@ def lava_run(tmp_path, job, device, validate=False, timeout=120, tftp=True):
     return p.returncode, lines, records, err
 
 
+def doc_recipe(doc, intro):
+    """The indented command block after `intro` in doc/<doc>, as a shell
+    reads it."""
+    with open(os.path.join(TOP, "doc", doc)) as f:
+        text = f.read()
+    at = text.find(intro)
+    assert at >= 0, f"doc/{doc} has no {intro!r}"
+    block = re.search(r"\n\n((?:    [^\n]*\n)+)", text[at:])
+    return "".join(l[4:] + "\n" for l in block.group(1).splitlines())
+
+
+def run_recipe(script, w, bootargs, timeout=300):
+    """A doc's recipe as written but for its two settings, W (w, a short
+    directory) and BOOTARGS; make under the build's lock.  Returns the
+    script's output and lava-run's log: (out, its record lines, records,
+    the whole log)."""
+    settings = {"W=$(mktemp -d)": f"W={shlex.quote(w)}",
+                "BOOTARGS=": f"BOOTARGS={shlex.quote(bootargs)}"}
+    lines = script.splitlines()
+    for doc, test in settings.items():
+        hits = [i for i, l in enumerate(lines) if l.startswith(doc)]
+        assert len(hits) == 1, (doc, script)
+        lines[hits[0]] = test
+    script = re.sub(r"^make ", "flock build/.make-lock make -s ", "\n".join(lines) + "\n",
+                    flags=re.M)
+    # Debian's python3 (yaml) first, as lava-run's own #! has it.
+    env = dict(os.environ, PATH="/usr/bin:/bin:" + os.environ.get("PATH", ""))
+    p = subprocess.Popen(["bash", "-e", "-c", script], cwd=TOP, env=env, text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        pytest.fail(f"the recipe still running after {timeout} s:\n{out[-3000:]}\n{err[-3000:]}")
+    assert p.returncode == 0, out[-3000:] + err[-3000:]
+    with open(os.path.join(w, "lava-run.log")) as f:
+        log = f.read()
+    lines = [l for l in log.splitlines() if l.startswith("{")]
+    return out, lines, yaml.safe_load("\n".join("- " + l for l in lines)) or [], log
+
+
 def results(records, definition=None):
     return [r["msg"] for r in records if r["lvl"] == "results"
             and (definition is None or r["msg"]["definition"] == definition)]
@@ -275,13 +318,18 @@ def test_lava_run_uboot_job_against_qemu_x86_uboot(templates, tmp_path, qmp_dir)
     need("lava_dispatcher", "lava-dispatcher")
     if not os.path.exists(UBOOT_ROM):
         pytest.skip(f"{UBOOT_ROM} missing (Debian package u-boot-qemu)")
-    qemu_device(tmp_path, qmp_dir)
-    url = "file://" + os.path.join(TOP, "build", "pc", "mmubench.uimg")
-    log, lines, err = run_uboot_job(
-        tmp_path, "qemu-x86-uboot.yaml", url, QUICK,
+    # doc/lab.md's recipe as written (its W and boot arguments ours).
+    out, lines, records, err = run_recipe(
+        doc_recipe("lab.md", "The U-Boot job against QEMU's x86 U-Boot"), qmp_dir,
+        QUICK + " exit=halt", timeout=200)
+    log = check_uboot_job(
+        records, QUICK,
         ["iminfo 0x02000000", "cp.b 0x02000040 0x00100000 ${filesize}", "go 0x00100000 ${bootargs}"],
         ("Hit any key to stop autoboot", "DHCP client bound to address", "Verifying Checksum ... OK",
          "## Starting application at 0x00100000", "entered by U-Boot go"))
+    assert "exceeds Job timeout" not in err, err
+    # The recipe's last command, mmureport on lava-run's log: the tables.
+    assert "Page tables of the default mapping" in out, out
 
     # mmureport: lava-run's log as written, output.yaml as lava-server keeps
     # it ("- " before each record), and the console lines on their own.

@@ -6,18 +6,14 @@ recipe: autoboot stopped, DHCP, tftpboot, bootm with U-Boot's device tree,
 one LAVA case per KTAP result and per figure; and an aborted run (a bad
 boot argument), a failing case with its reason."""
 import os
-import re
-import shlex
-import signal
-import subprocess
 
 import pytest
 import yaml
 
 from conftest import TOP
 from test_lava import (COUNT_UNITS, LAVA, SPAWN_MAXREAD, check_uboot_job,  # noqa: F401
-                       job_file, lava_run, need, qmp_dir, render, results, run_uboot_job,
-                       templates)
+                       doc_recipe, job_file, lava_run, need, qmp_dir, render, results,
+                       run_recipe, run_uboot_job, templates)
 
 UBOOT = "/usr/lib/u-boot/qemu-ppce500/uboot.elf"
 QUICK = "quick probes=boot,demand,tlbwalk modes=real,normal qemu=tcg"
@@ -61,17 +57,6 @@ def test_device_and_job_validate(templates, tmp_path, qmp_dir):
     assert "exceeds Job timeout" not in err, err
 
 
-def recipe():
-    """The commands of doc/ppce500.md's LAVA section, as a shell reads them."""
-    with open(os.path.join(TOP, "doc", "ppce500.md")) as f:
-        text = f.read()
-    section = re.search(r"^## QEMU and Debian's U-Boot under LAVA\n(.*?)(?=^## |\Z)", text,
-                        re.M | re.S)
-    assert section, "doc/ppce500.md has no LAVA section"
-    block = re.search(r"\n\n((?:    [^\n]*\n)+)", section.group(1))
-    return "".join(l[4:] + "\n" for l in block.group(1).splitlines())
-
-
 def test_lava_run_bootm_job_by_the_docs_recipe(templates, qmp_dir):
     """doc/ppce500.md's recipe as written, but for its two settings: W (a
     short temporary directory) and the boot arguments (a few probes); make
@@ -80,28 +65,9 @@ def test_lava_run_bootm_job_by_the_docs_recipe(templates, qmp_dir):
     the last command prints the results."""
     need_uboot()
     uimg()
-    script = recipe()
-    settings = {"W=$(mktemp -d)": f"W={shlex.quote(qmp_dir)}",
-                "BOOTARGS='quick qemu=tcg exit=halt'":
-                    f"BOOTARGS={shlex.quote(QUICK + ' exit=halt')}"}
-    for doc, test in settings.items():
-        assert script.count(f"\n{doc}\n") == 1, script
-        script = script.replace(f"\n{doc}\n", f"\n{test}\n")
-    script = re.sub(r"^make ", "flock build/.make-lock make -s ", script, flags=re.M)
-    # Debian's python3 (yaml) first, as lava-run's own #! has it.
-    env = dict(os.environ, PATH="/usr/bin:/bin:" + os.environ.get("PATH", ""))
-    p = subprocess.Popen(["bash", "-e", "-c", script], cwd=TOP, env=env, text=True,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        out, err = p.communicate(timeout=300)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        out, err = p.communicate()
-        pytest.fail(f"the recipe still running after 300 s:\n{out[-3000:]}\n{err[-3000:]}")
-    assert p.returncode == 0, out[-3000:] + err[-3000:]
-    with open(os.path.join(qmp_dir, "lava-run.log")) as f:
-        lines = [l for l in f.read().splitlines() if l.startswith("{")]
-    records = yaml.safe_load("\n".join("- " + l for l in lines))
+    out, lines, records, err = run_recipe(
+        doc_recipe("ppce500.md", "## QEMU and Debian's U-Boot under LAVA"), qmp_dir,
+        QUICK + " exit=halt")
     log = check_uboot_job(records, QUICK, BOOT, SEEN + ("entered by ePAPR: r3 = device tree",))
     figs = {c["extra"]["test_case_id"]: c for c in results(records, "mmubench") if c["units"]}
     miss = figs["tlbwalk.normal.dtlb_misses_per_pass"]
