@@ -367,7 +367,7 @@ check:
 	$(Q)tools/install-deps
 	$(Q)$(MAKE) --no-print-directory all sandbox tools
 	$(Q)tools/bench
-	$(Q)$(PYTHON) -m pytest -q -rs selftest
+	$(Q)$(PYTHON) -m pytest -q -rs --durations=15 selftest
 
 help:
 	@echo 'usage: make [target] [VARIABLE=value]...'
