@@ -519,6 +519,7 @@ static uintptr_t region_new(struct proc *p, uint32_t n, const struct proc_file *
 /* ---- for the scheduler (proc_sched.h) ---- */
 
 int proc_slot(const struct proc *p) { return p - procs; }
+uintptr_t proc_frames_at(const struct proc *p) { return (uintptr_t)p->frames; }
 
 uintptr_t proc_user_addr(const struct proc *p, const char *sym)
 {

@@ -128,6 +128,13 @@ void sched_proc_gone(const struct proc *p)
 	memset(t, 0, sizeof(*t));
 }
 
+uintptr_t proc_pipe_page(const struct proc *p, int fd)
+{
+	uint8_t e = fd >= 0 && fd < PROC_FDS ? tasks[proc_slot(p)].fd[fd] : 0;
+
+	return e ? pipes[(e >> 1) - 1].buf : 0;
+}
+
 /* ---- the run queue ---- */
 
 static struct task *current(void) { return &tasks[run.order[run.cur]]; }

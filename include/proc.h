@@ -164,5 +164,16 @@ struct probe_ring {
 int probe_ring_open(struct probe_ring *r, unsigned n, unsigned bytes);	/* 0, or -1 */
 uint64_t probe_ring_run(struct probe_ring *r, uint32_t rounds, int alone);
 void probe_ring_close(struct probe_ring *r);
+/* The ring's kernel pages off the image, as diagnostics (translated
+ * modes): each ring process's frames array and the pipe it writes, as
+ * page numbers, for the tests' TLB models (set-associative TLBs need
+ * where they lie). */
+struct probe_ctx;
+void probe_ring_pages(struct probe_ctx *ctx, const char *probe, const char *name,
+		      const struct probe_ring *r);
+/* Where those lie: p's frames array (translated; 0 untranslated), the
+ * page of the pipe p's descriptor fd holds (0: none). */
+uintptr_t proc_frames_at(const struct proc *p);
+uintptr_t proc_pipe_page(const struct proc *p, int fd);
 
 #endif

@@ -95,6 +95,7 @@ static int column(struct probe_ctx *ctx, unsigned n, unsigned k)
 	snprintf(name, sizeof(name), "%up_%uk", n, k);
 	if (probe_ring_open(&ring, n, k << 10) < 0)
 		return probe_fail(ctx, "%s: no ring of %u processes with %u KiB each", name, n, k);
+	probe_ring_pages(ctx, "ctx", name, &ring);
 	int err = probe_measure(ring_rounds, &ring, &with) < 0 || ring.failed;
 	if (!err)
 		err = probe_measure(alone_rounds, &ring, &alone) < 0 || ring.failed;

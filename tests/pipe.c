@@ -133,6 +133,7 @@ static int pipe_run(struct probe_ctx *ctx)
 		return bad_run(ctx);
 	if (probe_ring_open(&ring, 2, 0) < 0)
 		return probe_fail(ctx, "no two processes with a pipe each way");
+	probe_ring_pages(ctx, "pipe", "pipe", &ring);
 	int err = probe_measure(trips, &ring, &t) < 0 || ring.failed;
 	if (!err)
 		trip_counts(ctx, &ring);

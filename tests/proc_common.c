@@ -146,3 +146,21 @@ int probe_os_figure(struct probe_ctx *ctx, const char *probe, int r, const char 
 		probe_sample_time(ctx, name, t);
 	return RESULT_PASS;
 }
+
+void probe_ring_pages(struct probe_ctx *ctx, const char *probe, const char *name,
+		      const struct probe_ring *r)
+{
+	char f[120], w[120];
+	size_t nf = 0, nw = 0;
+
+	if (!proc_frames_at(r->p[0]))
+		return;				/* untranslated: no frames array */
+	for (unsigned i = 0; i < r->n; i++) {
+		nf += snprintf(f + nf, sizeof(f) - nf, " %lx", (unsigned long)(proc_frames_at(r->p[i]) >> 12));
+		nw += snprintf(w + nw, sizeof(w) - nw, " %lx", (unsigned long)(proc_pipe_page(r->p[i], 1) >> 12));
+		if (nf >= sizeof(f) || nw >= sizeof(w))
+			return;
+	}
+	probe_diag(ctx, probe, "%s: the ring's frames arrays, pages%s", name, f);
+	probe_diag(ctx, probe, "%s: the pipes they write, pages%s", name, w);
+}
