@@ -520,6 +520,7 @@ static uintptr_t region_new(struct proc *p, uint32_t n, const struct proc_file *
 
 int proc_slot(const struct proc *p) { return p - procs; }
 uintptr_t proc_frames_at(const struct proc *p) { return (uintptr_t)p->frames; }
+uintptr_t proc_table_at(const struct proc *p) { return p->space ? p->space->window : 0; }
 
 uintptr_t proc_user_addr(const struct proc *p, const char *sym)
 {
@@ -715,8 +716,8 @@ struct proc_file *proc_file_create(uint32_t bytes)
 	/* where its kernel structures lie (selftest derives a fault's kernel
 	 * pages from it) */
 	report_diag("processes: a %lu-page file: frames %#lx, page cache %#lx, their reference "
-		    "counts %#lx", (unsigned long)n, (unsigned long)f->base, (unsigned long)f->cache,
-		    (unsigned long)proc_frame_ref(f->base));
+		    "counts %#lx, its record %#lx", (unsigned long)n, (unsigned long)f->base,
+		    (unsigned long)f->cache, (unsigned long)proc_frame_ref(f->base), (unsigned long)f);
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t *w = (uint32_t *)(f->base + k * PAGE);
 		f->cache[k] = f->base + k * PAGE;

@@ -18,6 +18,8 @@ largepte: the page table's page (a 4K PTE above the 32 MiB pins; the top
 16 MiB page, which nothing else of the run touches) and nothing else.
 normal (405): that page, plus every 4K page of those entries, plus the
 code pages of the fault path the run without faults does not execute.
+normal (e500): the same, less the heap pages the run without faults
+reads too, where TLB0's sets evict nothing (test_ppce500).
 """
 import re
 import subprocess
@@ -120,16 +122,47 @@ def test_ppc405(ppc405):
     assert run.value("pagefault.normal.pagefault_ns") > run.value("pagefault.pinned.pagefault_ns")
 
 
+# The e500's fault path in C (exceptions.c, mmu.c, boot/mmu.c, boot/proc.c),
+# and what its run without faults executes besides RUN_CODE: the window
+# switch, the timer read (probe_ticks), the exit's system call.
+E500_FAULT_CODE = FAULT_CODE + ("e500_mmu_fault", "mmu_call_fault_hook", "proc_fault")
+E500_RUN_CODE = RUN_CODE + ("space_switch", "probe_ticks", "arch_ticks", "e500_exception",
+                            "e500_user_syscall", "user_syscall", "e500_user_enter",
+                            "e500_user_return")
+E500_SETS, E500_WAYS, WINDOW = 128, 4, 0xC0000000 // PAGE
+
+
 def test_ppce500(e500):
+    """normal: from a flushed TLB0 each run misses once on each kernel page
+    it touches, where no set holds more than its 4 ways of the run's pages
+    (then nothing loaded is evicted, whatever the per-set victim counters
+    say).  The faults' run adds: the window's page table (C writes the PTE
+    through it), the pages of the touched page-cache entries and
+    reference counts, less what the run without reads touches too (the
+    file's record, which mmap reads, and the frames array, which munmap
+    reads); and the fault path's code pages the run without reads does not
+    execute.  Premise, asserted in part: the reads' 8 window pages lie in
+    2 sets, 4 each, so no kernel page of the run may share those sets --
+    the counted ones do not (asserted); the image's pages there hold the
+    report's measurements and the loader's TLB copy, and the stack's lies
+    36 KiB below its top, none of which a run touches (not asserted)."""
     run = common(e500)
     n, frames, cache, refs = file_layout(run, "normal")
     assert n * PAGE == FILE and frames >= PIN_END and cache < PIN_END and refs < PIN_END
-    d, i = faults(run, "normal")
-    # normal: at least the window's page table, which no run without the
-    # reads touches.  Not yet derived: which of the entries' pages the run
-    # without reads has in TLB0 already (512 entries keep more than the
-    # 405's 64) -- issue 32's exact counts.
-    assert d >= 1 and i >= 0, run.log
+    text = "\n".join(run.lines)
+    record = int(re.search(r"processes: a \d+-page file: .*, its record 0x([0-9a-f]+)", text).group(1), 16)
+    m = re.search(r"^# pagefault\.normal: the process's window table 0x([0-9a-f]+), frames array "
+                  r"0x([0-9a-f]+)", text, re.M)
+    table, frames_array = int(m.group(1), 16) // PAGE, int(m.group(2), 16) // PAGE
+    data = ({table} | entry_pages(cache, refs)) - {record // PAGE, frames_array}
+    syms = elf_symbols(f"{TOP}/build/ppce500/mmubench.elf")
+    code = code_pages(syms, E500_FAULT_CODE) - code_pages(syms, E500_RUN_CODE)
+    # the reads' window pages (mmap's part starts at window page 512)
+    reads = [512 + (FILE - (16 << 10) - j * (256 << 10)) // PAGE for j in range(READS)]
+    full = {(WINDOW + w) % E500_SETS for w in reads}
+    assert all(sum((WINDOW + w) % E500_SETS == s for w in reads) <= E500_WAYS for s in full)
+    assert not {q % E500_SETS for q in data | code} & full, (data, code, full)
+    assert faults(run, "normal") == (len(data), len(code)), (data, code, run.log)
 
 
 @pytest.mark.parametrize("glob", ["global=0", "global=1"])

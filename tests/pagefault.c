@@ -185,6 +185,9 @@ static int pagefault_run(struct probe_ctx *ctx)
 		pf.reads++;
 	pf.p = proc_create(1);			/* its one data page: the job */
 	pf.file = pf.p ? proc_file_create(pf.bytes) : 0;
+	if (pf.p && proc_table_at(pf.p))	/* where its kernel pages lie, for selftest */
+		probe_diag(ctx, "pagefault", "the process's window table %#lx, frames array %#lx",
+			   (unsigned long)proc_table_at(pf.p), (unsigned long)proc_frames_at(pf.p));
 	int err = !pf.file || bad_input(&pf) || !sum_right(&pf);
 	if (!err && (mmu_tlb()->counts & MMU_COUNTS_FAULTS))
 		count_run(ctx, &pf);
