@@ -143,9 +143,10 @@ def test_ppce500(e500):
     reads); and the fault path's code pages the run without reads does not
     execute.  Premise, asserted in part: the reads' 8 window pages lie in
     2 sets, 4 each, so no kernel page of the run may share those sets --
-    the counted ones do not (asserted); the image's pages there hold the
-    report's measurements and the loader's TLB copy, and the stack's lies
-    36 KiB below its top, none of which a run touches (not asserted)."""
+    the counted ones do not; the image's pages there hold only the
+    report's measurements and the loader's TLB copy, the stack's lie 32
+    KiB or more below its top (asserted), none of which a run touches; the
+    heap's there lie beyond what the probes allocate (its first pages)."""
     run = common(e500)
     n, frames, cache, refs = file_layout(run, "normal")
     assert n * PAGE == FILE and frames >= PIN_END and cache < PIN_END and refs < PIN_END
@@ -162,6 +163,16 @@ def test_ppce500(e500):
     full = {(WINDOW + w) % E500_SETS for w in reads}
     assert all(sum((WINDOW + w) % E500_SETS == s for w in reads) <= E500_WAYS for s in full)
     assert not {q % E500_SETS for q in data | code} & full, (data, code, full)
+    # what else of the kernel lies in those sets: nothing a run touches
+    m = re.search(r"^# image: 0x([0-9a-f]+)-.*heap 0x[0-9a-f]+-0x([0-9a-f]+), stack "
+                  r"0x([0-9a-f]+)-0x([0-9a-f]+)", text, re.M)
+    start, stack_lo, stack_hi = (int(m.group(g), 16) // PAGE for g in (1, 3, 4))
+    there = [q for q in range(start + 1, stack_hi) if q % E500_SETS in full]
+    deep = [q for q in there if stack_lo <= q]
+    assert all(stack_hi - q >= 8 for q in deep), deep          # 32 KiB below the top
+    names = {nm for nm, (a, size) in syms.items() for q in there if q not in deep
+             and a < (q + 1) * PAGE and a + size > q * PAGE}
+    assert names <= {"measurements", "source.0", "e500_loader_tlb"}, names
     assert faults(run, "normal") == (len(data), len(code)), (data, code, run.log)
 
 
