@@ -4,9 +4,13 @@
  * Translated modes: a process is an address space whose window holds
  *   [0, text)            its text: user_code copied, MMU_USER | READ | EXEC
  *   [text, +data)        its data (or exec's bss), user read-write
- *   [MMAP_FIRST, ...)    mmap's regions, first fit
- *   the last page        its stack; the job (struct proc_job) at its top
- * (page indexes of the window).  The kernel writes them only through the
+ *   [MMAP_FIRST, ...)    mmap's regions, first fit, around the stack
+ *   STACK_PAGE           its stack; the job (struct proc_job) at its top
+ * (page indexes of the window).  The stack ends the window's first 4 MiB,
+ * one page table on every arch but PAE, so that a process that maps
+ * little costs the kernel what it did when the window was 4 MiB; mmap's
+ * larger regions (lat_mmap's 8 MiB) go above it, with their own tables
+ * and their own frames array (frames_hi).  The kernel writes them only through the
  * window, in the process's space, so that what a process costs the kernel
  * part of the TLB is the same whatever lies where in RAM.  fork shares
  * every page but the stack copy-on-write: both read-only, the first write
@@ -33,8 +37,9 @@
 
 #define PAGE		4096u
 #define WIN_PAGES	(MMU_SPACE_SIZE / PAGE)
-#define MMAP_FIRST	(WIN_PAGES / 2)		/* mmap's pages: the window's upper half */
-#define STACK_PAGE	(WIN_PAGES - 1)
+#define LOW_PAGES	1024u			/* the first 4 MiB: frames[] */
+#define MMAP_FIRST	(LOW_PAGES / 2)		/* mmap's pages: from the first 4 MiB's upper half */
+#define STACK_PAGE	(LOW_PAGES - 1)
 #define MAX_PROCS	PROC_SLOTS
 #define MAX_REGIONS	16			/* untranslated: runs of RAM per process */
 #define MAX_MAPS	16			/* translated: mmap's mappings per process */
@@ -64,12 +69,44 @@ struct proc {
 	uintptr_t base;			/* its own address of page 0 */
 	uint32_t text_pages, data_pages;
 	uint32_t *frames;		/* translated: each window page's frame | COW | SHARED, 0 none */
+	uint32_t *frames_hi;		/* ... of pages LOW_PAGES and up, once a mapping reaches them */
 	struct map maps[MAX_MAPS];	/* translated: mmap's, pages 0 where unused */
 	struct region regions[MAX_REGIONS];	/* untranslated: [0] text+data+stack */
 };
 
 static struct proc procs[MAX_PROCS];
 static struct map *map_of(struct proc *p, uint32_t i);
+
+/* Window page i's frames[] word: 0 where none (or no frames_hi yet).
+ * Inlined, as the array indexing it replaced was: selftest derives the
+ * kernel's code pages from the functions a path calls. */
+#define INLINE static inline __attribute__((always_inline))
+INLINE uint32_t frame_get(const struct proc *p, uint32_t i)
+{
+	return i < LOW_PAGES ? p->frames[i] : p->frames_hi ? p->frames_hi[i - LOW_PAGES] : 0;
+}
+
+/* Its word, to write: only pages mmap gave (map_new made frames_hi). */
+INLINE uint32_t *frame_at(struct proc *p, uint32_t i)
+{
+	return i < LOW_PAGES ? &p->frames[i] : &p->frames_hi[i - LOW_PAGES];
+}
+
+/* The window pages p may hold: the loops' bound. */
+INLINE uint32_t win_pages(const struct proc *p)
+{
+	return p->frames_hi ? WIN_PAGES : LOW_PAGES;
+}
+
+/* frames_hi for p, zeroed; -1 after saying why. */
+static int frames_hi_new(struct proc *p)
+{
+	if (!p->frames_hi && (p->frames_hi = memalign(PAGE, (WIN_PAGES - LOW_PAGES) * 4)))
+		memset(p->frames_hi, 0, (WIN_PAGES - LOW_PAGES) * 4);
+	if (!p->frames_hi)
+		report_diag("error: processes: no heap for a window's upper frames");
+	return p->frames_hi ? 0 : -1;
+}
 static struct proc *running;		/* in user mode now: the fault hook's */
 static char unhandled[80];		/* the last fault the hook did not take */
 /* ---- slots, the current mode ---- */
@@ -108,12 +145,13 @@ static void reclaim_cut_short(void)
 	report_diag("processes: a run was cut short (watchdog): its processes' memory freed");
 	for (int i = 0; i < MAX_PROCS; i++) {
 		struct proc *p = &procs[i];
-		for (uint32_t k = 0; p->used && p->frames && k < WIN_PAGES; k++)
-			if (p->frames[k])
-				proc_frame_put(p->frames[k] & ~(PAGE - 1));
+		for (uint32_t k = 0; p->used && p->frames && k < win_pages(p); k++)
+			if (frame_get(p, k))
+				proc_frame_put(frame_get(p, k) & ~(PAGE - 1));
 		for (int r = 0; p->used && r < MAX_REGIONS; r++)
 			region_free(&p->regions[r]);
 		free(p->frames);
+		free(p->frames_hi);
 		memset(p, 0, sizeof(*p));
 	}
 	running = 0;
@@ -136,9 +174,9 @@ static struct proc *proc_new(void)
 			return p;
 		p->base = MMU_SPACE_BASE;
 		/* page-aligned: the entries of mmap's part lie in one page */
-		p->frames = memalign(PAGE, WIN_PAGES * sizeof(*p->frames));
+		p->frames = memalign(PAGE, LOW_PAGES * sizeof(*p->frames));
 		if (p->frames)
-			memset(p->frames, 0, WIN_PAGES * sizeof(*p->frames));
+			memset(p->frames, 0, LOW_PAGES * sizeof(*p->frames));
 		p->space = p->frames ? mmu_space_create(0) : 0;
 		if (p->space)
 			return p;
@@ -186,18 +224,18 @@ static int page_new(struct proc *p, uint32_t i)
 			proc_frame_put(f);
 		return -1;
 	}
-	p->frames[i] = f;
+	*frame_at(p, i) = f;
 	pages_zero(va_of(p, i), 1);
 	return 0;
 }
 
 static void page_drop(struct proc *p, uint32_t i)
 {
-	if (!p->frames[i])
+	if (!frame_get(p, i))
 		return;
 	mmu_unmap(va_of(p, i), PAGE);
-	proc_frame_put(p->frames[i] & ~(PAGE - 1));
-	p->frames[i] = 0;
+	proc_frame_put(frame_get(p, i) & ~(PAGE - 1));
+	*frame_at(p, i) = 0;
 }
 
 /* Text pages 0..n-1: written through a writable mapping (user_code, then
@@ -247,7 +285,7 @@ static int layout(struct proc *p, uint32_t text_bytes, uint32_t data)
 
 uintptr_t proc_stack_top(const struct proc *p)
 {
-	return p->space ? va_of(p, WIN_PAGES) : p->regions[0].at + p->regions[0].pages * PAGE;
+	return p->space ? va_of(p, STACK_PAGE + 1) : p->regions[0].at + p->regions[0].pages * PAGE;
 }
 
 /* ---- the interface ---- */
@@ -303,31 +341,33 @@ static int fork_space(struct proc *p, struct proc *c)
 	static uint32_t stack_copy[PAGE / 4];
 	uintptr_t sf;
 
+	if (p->frames_hi && frames_hi_new(c) < 0)
+		return -1;
 	mmu_space_switch(p->space);
-	for (uint32_t i = 0; i < STACK_PAGE; i++) {
-		uint32_t f = p->frames[i];
-		if (!f)
+	for (uint32_t i = 0; i < win_pages(p); i++) {
+		uint32_t f = frame_get(p, i);
+		if (!f || i == STACK_PAGE)
 			continue;
 		if (i >= p->text_pages && !(f & (COW | SHARED | RDONLY))) {
 			if (mmu_protect(va_of(p, i), PAGE, MMU_USER | MMU_READ) < 0)
 				return -1;
-			p->frames[i] = f | COW;
+			*frame_at(p, i) = f | COW;
 		}
 	}
 	pages_copy((uintptr_t)stack_copy, va_of(p, STACK_PAGE), 1);
 	mmu_space_switch(c->space);
 	memcpy(c->maps, p->maps, sizeof(c->maps));
-	for (uint32_t i = 0; i < STACK_PAGE; i++) {
-		uint32_t f = p->frames[i];
+	for (uint32_t i = 0; i < win_pages(p); i++) {
+		uint32_t f = frame_get(p, i);
 		unsigned attr = MMU_USER | MMU_READ | (i < p->text_pages ? MMU_EXEC : 0);
 		if (f & SHARED)				/* a file's page: shared, as it is */
 			attr = map_of(p, i)->attr;
-		if (!f)
+		if (!f || i == STACK_PAGE)
 			continue;
 		if (mmu_map(va_of(c, i), f & ~(PAGE - 1), PAGE, attr) < 0)
 			return -1;
 		++*proc_frame_ref(f & ~(PAGE - 1));
-		c->frames[i] = f;
+		*frame_at(c, i) = f;
 	}
 	if (!(sf = proc_frames_alloc(1)) || mmu_map(va_of(c, STACK_PAGE), sf, PAGE,
 					       MMU_USER | MMU_READ | MMU_WRITE) < 0)
@@ -370,7 +410,7 @@ static struct map *map_of(struct proc *p, uint32_t i)
  * frames are RAM, mapped 1:1 in every mode). */
 static int cow_fault(struct proc *p, uint32_t i)
 {
-	uintptr_t f = p->frames[i] & ~(PAGE - 1), nf = f;
+	uintptr_t f = frame_get(p, i) & ~(PAGE - 1), nf = f;
 
 	if (*proc_frame_ref(f) > 1) {		/* still shared: copy */
 		if (!(nf = proc_frames_alloc(1)))
@@ -380,7 +420,7 @@ static int cow_fault(struct proc *p, uint32_t i)
 	}			/* else the last holder: writable again, no copy */
 	if (mmu_map(va_of(p, i), nf, PAGE, MMU_USER | MMU_READ | MMU_WRITE) < 0)
 		return 0;
-	p->frames[i] = nf;
+	*frame_at(p, i) = nf;
 	return MMU_FAULT_RETRY;
 }
 
@@ -399,7 +439,7 @@ static int file_fault(void *arg)
 	if (mmu_map(va_of(p, i), f, PAGE, m->attr) < 0)
 		return 0;
 	++*proc_frame_ref(f);
-	p->frames[i] = f | SHARED;
+	*frame_at(p, i) = f | SHARED;
 	return MMU_FAULT_RETRY;
 }
 
@@ -414,9 +454,9 @@ static int proc_fault(uintptr_t addr, int write, int protection)
 	if (!p || !p->space)
 		return 0;
 	if (addr - MMU_SPACE_BASE < MMU_SPACE_SIZE) {
-		if (write && protection && (p->frames[i] & COW))
+		if (write && protection && (frame_get(p, i) & COW))
 			return cow_fault(p, i);
-		if (!protection && !p->frames[i] && (m = map_of(p, i)) && m->file) {
+		if (!protection && !frame_get(p, i) && (m = map_of(p, i)) && m->file) {
 			struct fault_at at = { p, i };
 			return user_kernel_call(file_fault, &at);
 		}
@@ -474,7 +514,9 @@ int proc_run(struct proc *p, struct proc_job *job)
 	return rc;
 }
 
-uint32_t proc_mmap_room(void) { return (STACK_PAGE - MMAP_FIRST) * PAGE; }
+uint32_t proc_mmap_room(void) { return (WIN_PAGES - LOW_PAGES) * PAGE; }
+uint32_t proc_mmap_room_first(void) { return (STACK_PAGE - MMAP_FIRST) * PAGE; }
+uint32_t proc_file_room(void) { return proc_pool_init() < 0 ? 0 : proc_pool_bytes() / 2; }
 
 /* First fit: n window pages of mmap's part no mapping holds, and a free
  * slot for it; 0 after saying why. */
@@ -485,14 +527,16 @@ static struct map *map_new(struct proc *p, uint32_t n)
 
 	for (int m = 0; m < MAX_MAPS; m++)
 		slot = !slot && !p->maps[m].pages ? &p->maps[m] : slot;
-	for (uint32_t i = MMAP_FIRST; i < STACK_PAGE && i - first < n; i++)
-		if (map_of(p, i))
+	for (uint32_t i = MMAP_FIRST; i < WIN_PAGES && i - first < n; i++)
+		if (i == STACK_PAGE || map_of(p, i))
 			first = i + 1;
-	if (!slot || STACK_PAGE - first < n) {
+	if (!slot || WIN_PAGES - first < n) {
 		report_diag("error: mmap: %s", slot ? "no room in the window's mmap part"
 						    : "a process's mappings all in use");
 		return 0;
 	}
+	if (first + n > LOW_PAGES && frames_hi_new(p) < 0)
+		return 0;
 	*slot = (struct map){ first, n, 0, 0 };
 	return slot;
 }
@@ -520,7 +564,7 @@ static uintptr_t region_new(struct proc *p, uint32_t n, const struct proc_file *
 
 int proc_slot(const struct proc *p) { return p - procs; }
 uintptr_t proc_frames_at(const struct proc *p) { return (uintptr_t)p->frames; }
-uintptr_t proc_table_at(const struct proc *p) { return p->space ? p->space->window : 0; }
+uintptr_t proc_table_at(const struct proc *p) { return p->space ? p->space->window[0] : 0; }
 
 uintptr_t proc_user_addr(const struct proc *p, const char *sym)
 {
@@ -563,9 +607,9 @@ int proc_user_range(const struct proc *p, uintptr_t addr, uint32_t bytes, int wr
 	if (addr < p->base || end > p->base + MMU_SPACE_SIZE)
 		return 0;
 	for (uint32_t i = (addr - p->base) / PAGE; i <= (end - 1 - p->base) / PAGE; i++)
-		if (!p->frames[i] || (write && (i < p->text_pages ||
-						 (p->frames[i] & (COW | RDONLY)) ||
-						 ((p->frames[i] & SHARED) &&
+		if (!frame_get(p, i) || (write && (i < p->text_pages ||
+						 (frame_get(p, i) & (COW | RDONLY)) ||
+						 ((frame_get(p, i) & SHARED) &&
 						  !(map_of((struct proc *)p, i)->attr & MMU_WRITE)))))
 			return 0;
 	return 1;
@@ -653,18 +697,19 @@ int proc_mprotect(struct proc *p, uintptr_t addr, uint32_t bytes, int writable)
 		report_diag("error: mprotect: no translation in this mode, so no protection");
 		return -1;
 	}
-	if (addr & (PAGE - 1) || addr < p->base || i0 < p->text_pages || i0 + n > STACK_PAGE) {
+	if (addr & (PAGE - 1) || addr < p->base || i0 < p->text_pages || i0 + n > WIN_PAGES ||
+	    (i0 <= STACK_PAGE && i0 + n > STACK_PAGE)) {
 		report_diag("error: mprotect %#lx+%#lx: not the process's data or mmap pages",
 			    (unsigned long)addr, (unsigned long)bytes);
 		return -1;
 	}
 	mmu_space_switch(p->space);
 	for (uint32_t i = i0; i < i0 + n && r == 0; i++)
-		if (!p->frames[i] || p->frames[i] & COW)
+		if (!frame_get(p, i) || frame_get(p, i) & COW)
 			r = -1;
 		else if (!(r = mmu_protect(va_of(p, i), PAGE, MMU_USER | MMU_READ |
 					   (writable ? MMU_WRITE : 0))))
-			p->frames[i] = (p->frames[i] & ~RDONLY) | (writable ? 0 : RDONLY);
+			*frame_at(p, i) = (frame_get(p, i) & ~RDONLY) | (writable ? 0 : RDONLY);
 	mmu_space_switch(0);
 	if (r < 0)
 		report_diag("error: mprotect %#lx+%#lx: a page unmapped or shared copy-on-write",
@@ -679,7 +724,7 @@ void proc_destroy(struct proc *p)
 	sched_proc_gone(p);
 	if (p->space) {
 		mmu_space_switch(p->space);
-		for (uint32_t i = 0; i < WIN_PAGES; i++)
+		for (uint32_t i = 0; i < win_pages(p); i++)
 			page_drop(p, i);
 		mmu_space_switch(0);
 		mmu_space_destroy(p->space);
@@ -687,6 +732,7 @@ void proc_destroy(struct proc *p)
 	for (int r = 0; r < MAX_REGIONS; r++)
 		region_free(&p->regions[r]);
 	free(p->frames);
+	free(p->frames_hi);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -14,7 +14,7 @@
 #include "user.h"
 
 #define PAGE		4096u
-#define POOL_MAX	(8u << 20)
+#define POOL_MAX	(16u << 20)	/* lat_mmap's 8 MiB file and the processes */
 #define KSET_MAX	(64u << 10)
 
 static uintptr_t pool_base;
@@ -22,6 +22,8 @@ static uint32_t pool_pages;
 static uint8_t *pool_ref;		/* references to each pool frame, 0 free */
 
 /* ---- the frame pool ---- */
+
+uint32_t proc_pool_bytes(void) { return pool_pages * PAGE; }
 
 int proc_pool_init(void)
 {

@@ -42,7 +42,7 @@ void mmu_flush_all(void);
  * kernel space.  MMU_SPACE_FLUSH: no tag, every switch flushes the TLB
  * (where the TLB has tags: the 405's PID). */
 #define MMU_SPACE_BASE	0xC0000000u
-#define MMU_SPACE_SIZE	(4u << 20)
+#define MMU_SPACE_SIZE	(16u << 20)	/* 16 MiB aligned: the miss handlers test EA >> 24 */
 #define MMU_SPACE_FLUSH	0x1
 struct mmu_space *mmu_space_create(unsigned flags);	/* 0 after printing why */
 int mmu_space_switch(struct mmu_space *s);

@@ -14,7 +14,9 @@ struct mmu_mode {
 struct mmu_space {
 	int id;				/* 1..MMU_MAX_SPACES; the kernel space is 0 */
 	unsigned flags;			/* MMU_SPACE_* */
-	uintptr_t root, window;		/* the arch's: its root table, its window's table */
+	uintptr_t root;			/* the arch's root table */
+	uintptr_t window[MMU_SPACE_SIZE >> 21];	/* the window's tables in order (2 MiB
+						 * or 4 MiB each, the arch's); 0: none yet */
 };
 #define MMU_MAX_SPACES	32
 
@@ -81,5 +83,15 @@ extern char mmu_probe_load_insn[], mmu_probe_load_skip[];	/* arch assembly */
 /* The mode entered last (0 in real/flat) and the current space. */
 extern const struct mmu_mode *mmu_current;
 extern struct mmu_space *mmu_current_space;
+
+/* A table an arch made for window address va, each table mapping 1 << shift
+ * bytes: the current space's from now on (its switch links it, its fini
+ * frees it).  Only [0] comes with the space: a process that maps nothing
+ * past its first table costs no more than one. */
+static inline void mmu_window_adopt(uintptr_t va, unsigned shift, uintptr_t table)
+{
+	if (mmu_current_space && va - MMU_SPACE_BASE < MMU_SPACE_SIZE)
+		mmu_current_space->window[(va - MMU_SPACE_BASE) >> shift] = table;
+}
 
 #endif

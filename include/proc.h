@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct probe_ctx;
+
 /* What the user routine does, given its job (on a user page):
  * `rounds` times: touch `touch_pages` addresses from touch_base, `stride`
  * bytes apart (one word each: a load, or a store of the round number where
@@ -83,7 +85,9 @@ uint32_t proc_file_word(uint32_t offset);
  * gave, removes its entries (and their TLB entries) and keeps the file's
  * pages; anything else is an error.  0 after printing why. */
 uintptr_t proc_mmap_file(struct proc *p, struct proc_file *f, uint32_t bytes, int writable);
-uint32_t proc_mmap_room(void);		/* bytes a window's mmap part holds */
+uint32_t proc_mmap_room(void);		/* bytes the largest mapping may have (above the stack) */
+uint32_t proc_mmap_room_first(void);	/* ... in the window's first 4 MiB: no new page table */
+uint32_t proc_file_room(void);		/* bytes a RAM file may have: half the frame pool; 0 none */
 
 /* ---- pipes, the scheduler and signals (boot/sched.c) ----
  * The processes of a scheduled run execute the user program
@@ -164,6 +168,11 @@ struct probe_ring {
 int probe_ring_open(struct probe_ring *r, unsigned n, unsigned bytes);	/* 0, or -1 */
 uint64_t probe_ring_run(struct probe_ring *r, uint32_t rounds, int alone);
 void probe_ring_close(struct probe_ring *r);
+/* One round's counts (probe_sample_op_counts as `<prefix>_round_*`) and
+ * its context switches, exactly: see proc_common.c.  0 switches after a
+ * diagnostic where the runs failed. */
+uint32_t probe_ring_round_counts(struct probe_ctx *ctx, struct probe_ring *r, const char *probe,
+				 const char *prefix);
 /* The ring's kernel pages off the image, as diagnostics (translated
  * modes): each ring process's frames array and the pipe it writes, as
  * page numbers, for the tests' TLB models (set-associative TLBs need

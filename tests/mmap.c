@@ -116,7 +116,8 @@ static int lat_mmap(struct probe_ctx *ctx)
 		probe_diag(ctx, "mmap", "lat_mmap absent: mode %s has no translation", ctx->mode_name);
 		return RESULT_PASS;
 	}
-	while (n < sizeof(lat_kb) / sizeof(lat_kb[0]) && lat_kb[n] << 10 <= proc_mmap_room())
+	while (n < sizeof(lat_kb) / sizeof(lat_kb[0]) && lat_kb[n] << 10 <= proc_mmap_room() &&
+	       lat_kb[n] << 10 <= proc_file_room())
 		n++;
 	l.p = n ? proc_create(1) : 0;
 	l.file = l.p ? proc_file_create(lat_kb[n - 1] << 10) : 0;
@@ -135,8 +136,9 @@ static int lat_mmap(struct probe_ctx *ctx)
 		probe_sample_us(ctx, "mmap", "lat_mmap", &t);
 		probe_sample_op_counts(ctx, "lat_mmap", &a, &b);
 		probe_diag(ctx, "mmap", "lat_mmap: %lu KiB, the largest of LMbench's sizes a process's "
-			   "mmap part (%lu KiB) holds; its summary's is 8 MiB", (unsigned long)l.bytes >> 10,
-			   (unsigned long)proc_mmap_room() >> 10);
+			   "mapping (%lu KiB at most) and the RAM file (%lu KiB) take; its summary's is "
+			   "8 MiB", (unsigned long)l.bytes >> 10, (unsigned long)proc_mmap_room() >> 10,
+			   (unsigned long)proc_file_room() >> 10);
 	}
 	proc_destroy(l.p);
 	proc_file_destroy(l.file);

@@ -28,7 +28,7 @@
 #define OS_FILE_PAGES	16384		/* under an OS: a 64 MiB file ... */
 #define OS_QUICK_PAGES	1024		/* ... 4 MiB with quick */
 
-static unsigned long pagefault_kb;	/* 0: the largest the window's mmap part holds */
+static unsigned long pagefault_kb;	/* 0: the largest the mmap part below the stack holds */
 static int bad;				/* tests: 1 unmap what was never mapped, 2 read outside */
 
 static int set_bad(const char *key, const char *value)
@@ -175,7 +175,7 @@ static int pagefault_run(struct probe_ctx *ctx)
 	if (!mmu_translated(ctx->mode))
 		return probe_skip(ctx, "mode %s has no translation: a file's pages are at hand, "
 				  "nothing faults", ctx->mode_name);
-	pf.bytes = pagefault_kb ? pagefault_kb << 10 : proc_mmap_room() & ~(ALIGN - 1);
+	pf.bytes = pagefault_kb ? pagefault_kb << 10 : proc_mmap_room_first() & ~(ALIGN - 1);
 	if (pf.bytes > proc_mmap_room() || pf.bytes < MIN_KB << 10)
 		return probe_fail(ctx, "pagefault_kb=%lu: a process's mmap part holds %lu KiB, "
 				  "LMbench wants 1 MiB at least", (unsigned long)pf.bytes >> 10,

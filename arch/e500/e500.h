@@ -158,7 +158,9 @@
  * TLB0CFG): 512 entries, 4 ways, the set from EPN's low 7 bits. */
 #define TLB0_SETS	128
 #define TLB0_WAYS	4
-#define WINDOW_SLOT	0x300	/* MMU_SPACE_BASE >> 22: the user window's directory word */
+#define WINDOW_SLOT	0x300	/* MMU_SPACE_BASE >> 22: the user window's first directory word */
+#define WINDOW_SLOTS	4	/* its 16 MiB (MMU_SPACE_SIZE) */
+#define WINDOW_TOP8	0xc0	/* MMU_SPACE_BASE >> 24: the miss handlers' window test */
 
 /* struct proc_job's offsets and the call numbers, for the user routine
  * (arch/powerpc/user_code.S); user.c asserts them. */

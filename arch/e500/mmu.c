@@ -171,7 +171,8 @@ static int translated_enter(const struct mmu_mode *m)
 	add_vectors_pin();
 	if (e500_build_default(active_lp, &default_tables) < 0)
 		return -1;
-	e500_pgd[WINDOW_SLOT] = (uint32_t)e500_empty_table;
+	for (unsigned i = 0; i < WINDOW_SLOTS; i++)
+		e500_pgd[WINDOW_SLOT + i] = (uint32_t)e500_empty_table;
 	mtspr(SPR_MAS4, MAS1_TSIZE(TSIZE_4K));	/* a miss fills MAS for TLB0, 4K, TID = PID */
 	mtspr(SPR_SPRG3, (uint32_t)e500_pgd);
 	mtspr(SPR_PID, 0);
@@ -234,14 +235,18 @@ unsigned mmu_arch_check_samples(void)
 
 /* ---- address spaces ---- */
 
+_Static_assert(WINDOW_SLOT == MMU_SPACE_BASE >> 22 && WINDOW_SLOTS == MMU_SPACE_SIZE >> 22 &&
+	       WINDOW_TOP8 == MMU_SPACE_BASE >> 24 && MMU_SPACE_SIZE == 16u << 20,
+	       "the miss handlers' window test: EA >> 24");
+
 static int space_init(struct mmu_space *s)
 {
 	if (!(s->flags & MMU_SPACE_FLUSH) && s->id > 255) {
 		report_diag("error: the e500's PID has 8 bits: no tag for space %d", s->id);
 		return -1;
 	}
-	s->window = mmu_table_alloc();
-	if (!s->window)
+	s->window[0] = mmu_table_alloc();
+	if (!s->window[0])
 		return -1;
 	tagged_spaces += !(s->flags & MMU_SPACE_FLUSH);
 	return 0;
@@ -255,7 +260,8 @@ static void space_switch(struct mmu_space *s)
 	int flush = (old && (old->flags & MMU_SPACE_FLUSH)) || (s && (s->flags & MMU_SPACE_FLUSH));
 	int tagged = s && !(s->flags & MMU_SPACE_FLUSH);
 
-	e500_pgd[WINDOW_SLOT] = s ? s->window : (uint32_t)e500_empty_table;
+	for (unsigned i = 0; i < WINDOW_SLOTS; i++)
+		e500_pgd[WINDOW_SLOT + i] = s && s->window[i] ? s->window[i] : (uint32_t)e500_empty_table;
 	__asm__ volatile("msync");
 	if (flush)
 		do_flush_all();
@@ -265,8 +271,12 @@ static void space_switch(struct mmu_space *s)
 
 static void space_fini(struct mmu_space *s)
 {
-	e500_tlb_invalidate(MMU_SPACE_BASE, MMU_SPACE_SIZE);	/* its entries, any TID */
-	mmu_table_free(s->window);
+	for (unsigned i = 0; i < WINDOW_SLOTS; i++) {	/* its entries, any TID, where it has tables */
+		if (!s->window[i])
+			continue;
+		e500_tlb_invalidate(MMU_SPACE_BASE + (i << 22), 4u << 20);
+		mmu_table_free(s->window[i]);
+	}
 	tagged_spaces -= !(s->flags & MMU_SPACE_FLUSH);
 }
 

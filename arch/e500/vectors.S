@@ -75,8 +75,8 @@ e500_ivor##n:								\
 	lwz	r9, count_off(r11);	/* count this miss */		\
 	addi	r9, r9, 1;						\
 	stw	r9, count_off(r11);					\
-	srwi	r9, r10, 22;	/* its 4 MiB region */			\
-	cmplwi	r9, WINDOW_SLOT;	/* the user window? */		\
+	srwi	r9, r10, 24;	/* its 16 MiB */			\
+	cmplwi	r9, WINDOW_TOP8;	/* the user window? */		\
 	beq-	1f;		/* yes: TID = PID as the CPU set it */	\
 	lwz	r9, kcount_off(r11);	/* a kernel page's miss */	\
 	addi	r9, r9, 1;						\

@@ -98,7 +98,7 @@ static int space_init(struct mmu_space *s)
 
 	if (!r || !w)
 		return -1;
-	s->root = r, s->window = w;
+	s->root = r, s->window[0] = w;
 	if (!cur->pae) {
 		memcpy((void *)r, (void *)kern_root, PAGE);
 		set(r, dir_index(MMU_SPACE_BASE), w | TABLE_LINK);
@@ -125,7 +125,9 @@ static void space_fini(struct mmu_space *s)
 {
 	if (cur->pae)
 		mmu_table_free(frame(((uint64_t *)s->root)[WINDOW_PDPTE]));
-	mmu_table_free(s->window);
+	for (unsigned i = 0; i < sizeof(s->window) / sizeof(s->window[0]); i++)
+		if (s->window[i])	/* [0] and those its maps made (pagetable.c) */
+			mmu_table_free(s->window[i]);
 	mmu_table_free(s->root);
 }
 

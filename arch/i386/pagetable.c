@@ -113,6 +113,7 @@ int i386_map(uintptr_t va, uintptr_t pa, size_t len, unsigned attr)
 			if (!t)
 				return -1;
 			set(dir, di, t | TABLE_LINK);
+			mmu_window_adopt(va, cur->pae ? 21 : 22, t);	/* the space frees it */
 		} else if ((de & PTE_PS) && split(dir, di, va) < 0) {
 			return -1;
 		}

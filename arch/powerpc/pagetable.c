@@ -18,7 +18,8 @@ uint32_t *ppc_pte_slot(uint32_t va, int create)
 		uint32_t *t = create ? (uint32_t *)mmu_table_alloc() : 0;
 		if (!t)
 			return 0;
-		*dir = (uint32_t)t;
+		*dir = (uint32_t)t | (*dir & 0xfffu);	/* the 405's DIR_PRIVATE stays */
+		mmu_window_adopt(va, 22, (uintptr_t)t);
 	}
 	return TABLE(*dir) + ((va >> 12) & 1023);
 }

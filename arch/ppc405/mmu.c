@@ -31,8 +31,9 @@
 
 #define PIN_SIZE	(16u << 20)
 #define WINDOW_SLOT	(MMU_SPACE_BASE >> 22)
-_Static_assert(WINDOW_SLOT == PPC405_WINDOW_SLOT && MMU_SPACE_SIZE == 4u << 20,
-	       "the miss handlers' window test: one directory slot");
+#define WINDOW_SLOTS	(MMU_SPACE_SIZE >> 22)
+_Static_assert(MMU_SPACE_BASE >> 24 == PPC405_WINDOW_TOP8 && MMU_SPACE_SIZE == 16u << 20,
+	       "the miss handlers' window test: EA >> 24");
 
 extern uint32_t ppc405_mmu_state[MMU_STATE_BYTES / 4];
 #define STATE(off)	ppc405_mmu_state[(MMU_STATE_BYTES + (off)) / 4]
@@ -90,8 +91,8 @@ static int space_init(struct mmu_space *s)
 		report_diag("error: the 405's PID has 8 bits: no tag for space %d", s->id);
 		return -1;
 	}
-	s->window = mmu_table_alloc();
-	if (!s->window)
+	s->window[0] = mmu_table_alloc();
+	if (!s->window[0])
 		return -1;
 	if (!(s->flags & MMU_SPACE_FLUSH) && tagged_spaces++ == 0)
 		ppc405_install_miss_handlers(1);
@@ -107,7 +108,10 @@ static void space_switch(struct mmu_space *s)
 	int flush = (old && (old->flags & MMU_SPACE_FLUSH)) || (s && (s->flags & MMU_SPACE_FLUSH));
 	int tagged = s && !(s->flags & MMU_SPACE_FLUSH);
 
-	ppc405_pgd[WINDOW_SLOT] = s ? s->window | (tagged ? DIR_PRIVATE : 0) : (uint32_t)ppc405_empty_table;
+	for (unsigned i = 0; i < WINDOW_SLOTS; i++) {
+		uint32_t t = s && s->window[i] ? s->window[i] : (uint32_t)ppc405_empty_table;
+		ppc405_pgd[WINDOW_SLOT + i] = t | (tagged ? DIR_PRIVATE : 0);
+	}
 	__asm__ volatile("sync");
 	STATE(MMU_PID_OFF) = tagged ? s->id : 0;
 	if (flush)
@@ -118,7 +122,9 @@ static void space_switch(struct mmu_space *s)
 static void space_fini(struct mmu_space *s)
 {
 	ppc405_tlb_invalidate(MMU_SPACE_BASE, MMU_SPACE_SIZE, 0);	/* its entries, any TID */
-	mmu_table_free(s->window);
+	for (unsigned i = 0; i < WINDOW_SLOTS; i++)
+		if (s->window[i])
+			mmu_table_free(s->window[i]);
 	if (!(s->flags & MMU_SPACE_FLUSH) && --tagged_spaces == 0)
 		ppc405_install_miss_handlers(0);
 }

@@ -48,9 +48,9 @@
  * supervisor under EX/WR.  The zone field of a PTE (vectors.S). */
 #define PPC405_ZPR		0x10000000u
 #define ZONE_USER		0x10u
-/* The user window's directory slot (MMU_SPACE_BASE >> 22; its 4 MiB are
- * one slot), for vectors.S; mmu.c asserts it. */
-#define PPC405_WINDOW_SLOT	768
+/* The user window's top byte (MMU_SPACE_BASE >> 24; its 16 MiB are four
+ * directory slots), for vectors.S's test; mmu.c asserts it. */
+#define PPC405_WINDOW_TOP8	0xc0
 
 /* struct proc_job's offsets and the call numbers, for the user routine
  * (arch/powerpc/user_code.S); user.c asserts them. */

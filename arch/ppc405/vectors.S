@@ -91,7 +91,7 @@ ppc405_vector_table:
  * zone 1 the field 00 (problem state: no access; supervisor: EX/WR of the
  * entry), zone 1 the field 01 (both states: EX/WR).  Zone 1 is the user
  * zone (MMU_USER pages): it would say SIZE 0 (1K), so the handler sets
- * SIZE 4K for every page of the user window [MMU_SPACE_BASE, +4M), which
+ * SIZE 4K for every page of the user window [MMU_SPACE_BASE, +16M), which
  * holds 4K PTEs only.  Everything else (the image, stacks, tables, pinned
  * entries, large pages) lies in odd zones 3..15: kernel only.
  *
@@ -117,8 +117,8 @@ ppc405_vector_table:
 	lwz	r9, count_off(r11);	/* count this miss */			\
 	addi	r9, r9, 1;							\
 	stw	r9, count_off(r11);						\
-	rlwinm	r9, r10, 10, 22, 31;	/* its directory index */		\
-	cmplwi	cr1, r9, PPC405_WINDOW_SLOT;	/* the user window's? */	\
+	rlwinm	r9, r10, 8, 24, 31;	/* its 16 MiB */			\
+	cmplwi	cr1, r9, PPC405_WINDOW_TOP8;	/* the user window's? */	\
 	beq-	cr1, user;	/* yes: not a kernel miss */			\
 	lwz	r9, kcount_off(r11);	/* a kernel page: count it apart */	\
 	addi	r9, r9, 1;							\
