@@ -10,9 +10,8 @@
  * less the overhead's round) / N; each run of n rounds is one of n + 1
  * less one of 1 (starting and ending the processes, the ring's first and
  * last hops).  <n>p_<k>k_round_*: the TLB misses
- * and kernel-page misses of one round of the ring (a run of 17 rounds less
- * one of 1, over 16: exact where every round is alike), where the mode
- * counts them.
+ * and kernel-page misses of one round of the ring in the TLB's steady
+ * state (probe_ring_round_counts), where the mode counts them.
  *
  * Under an OS (probe_os(): the sandbox) the same method with the OS's
  * processes: N of them in a ring of pipes, each summing its K KiB, the
@@ -24,7 +23,6 @@
 #include "proc.h"
 #include "sort.h"
 
-#define COUNTED	16		/* rounds whose misses are counted, per round */
 
 static const struct { unsigned n, k, quick; } columns[] = {
 	{ 2, 0, 1 }, { 2, 16, 0 }, { 2, 64, 1 }, { 8, 16, 0 }, { 8, 64, 0 }, { 16, 16, 0 }, { 16, 64, 1 },
@@ -55,38 +53,6 @@ static int64_t ns100_of(int64_t ticks1000)
 		(int64_t)muldiv64(ticks1000, 100000000ull, probe_tick_hz()) : -1;
 }
 
-/* The counts of one round: a run of 1 + COUNTED rounds less one of 1
- * (both warm), over COUNTED; the switches of one round, the same way
- * (lat_ctx's N; a round is exactly n switches, checked). */
-static uint32_t round_counts(struct probe_ctx *ctx, struct probe_ring *r, const char *name)
-{
-	struct mmu_counters a, b, c, zero = { 0 }, net;
-	uint32_t *pa = (uint32_t *)&a, *pb = (uint32_t *)&b, *pc = (uint32_t *)&c,
-		 *pn = (uint32_t *)&net;
-	char prefix[32];
-
-	probe_ring_run(r, 1, 0);
-	a = mmu_count;
-	probe_ring_run(r, 1, 0);
-	b = mmu_count;
-	uint32_t one = proc_switches();
-	probe_ring_run(r, (1 + COUNTED), 0);
-	c = mmu_count;
-	uint32_t two = proc_switches();
-	for (unsigned i = 0; i < sizeof(net) / sizeof(uint32_t); i++) {
-		int64_t d = (int64_t)(pc[i] - pb[i]) - (pb[i] - pa[i]);
-		if (d <= -COUNTED) {	/* a whole round fewer: not start-up noise */
-			probe_diag(ctx, "ctx", "%s: a count fell from one round's run to %u more "
-				   "rounds': no counts", name, COUNTED);
-			return (two - one) / COUNTED;
-		}
-		pn[i] = d > 0 ? (uint32_t)(d / COUNTED) : 0;	/* start-up's odd miss rounds away */
-	}
-	snprintf(prefix, sizeof(prefix), "%s_round", name);
-	probe_sample_op_counts(ctx, prefix, &zero, &net);
-	return (two - one) / COUNTED;
-}
-
 static int column(struct probe_ctx *ctx, unsigned n, unsigned k)
 {
 	struct probe_time with, alone;
@@ -99,7 +65,7 @@ static int column(struct probe_ctx *ctx, unsigned n, unsigned k)
 	int err = probe_measure(ring_rounds, &ring, &with) < 0 || ring.failed;
 	if (!err)
 		err = probe_measure(alone_rounds, &ring, &alone) < 0 || ring.failed;
-	uint32_t switches = err ? 0 : round_counts(ctx, &ring, name);
+	uint32_t switches = err ? 0 : probe_ring_round_counts(ctx, &ring, "ctx", name);
 	err |= ring.failed;
 	probe_ring_close(&ring);
 	if (err)

@@ -3,8 +3,8 @@
  * proc_run_all), so a round trip is two writes, two reads and two context
  * switches.  pipe_ns: per round trip, a run of n + 1 less a run of 1
  * (starting and ending the processes, the first and last hops); pipe_round_*: the TLB
- * and kernel-page misses of one round trip (a run of 17 less one of 1,
- * over 16), where the mode counts them.
+ * and kernel-page misses of one round trip in the TLB's steady state
+ * (probe_ring_round_counts), where the mode counts them.
  *
  * Under an OS (probe_os(): the sandbox) lat_pipe itself: the OS's ring of
  * two processes with nothing to sum (ctx's, include/probe.h), a word each
@@ -20,7 +20,6 @@
 #include "probe.h"
 #include "proc.h"
 
-#define COUNTED	16		/* rounds whose misses are counted, per round */
 
 static const char *const bad_names[] = { "none", "eof", "nohandler", "sigreturn", "deadlock", "spin", 0 };
 static int bad;
@@ -40,30 +39,6 @@ static uint64_t trips(void *arg, uint32_t n)
 {
 	struct probe_ring *r = arg;
 	return less(probe_ring_run(r, n + 1, 0), probe_ring_run(r, 1, 0));
-}
-
-static void trip_counts(struct probe_ctx *ctx, struct probe_ring *r)
-{
-	struct mmu_counters a, b, c, zero = { 0 }, net;
-	uint32_t *pa = (uint32_t *)&a, *pb = (uint32_t *)&b, *pc = (uint32_t *)&c,
-		 *pn = (uint32_t *)&net;
-
-	probe_ring_run(r, 1, 0);
-	a = mmu_count;
-	probe_ring_run(r, 1, 0);
-	b = mmu_count;
-	probe_ring_run(r, (1 + COUNTED), 0);
-	c = mmu_count;
-	for (unsigned i = 0; i < sizeof(net) / sizeof(uint32_t); i++) {
-		int64_t d = (int64_t)(pc[i] - pb[i]) - (pb[i] - pa[i]);
-		if (d <= -COUNTED) {	/* a whole round fewer: not start-up noise */
-			probe_diag(ctx, "pipe", "a count fell from one round trip's run to %u more: "
-				   "no counts", COUNTED);
-			return;
-		}
-		pn[i] = d > 0 ? (uint32_t)(d / COUNTED) : 0;	/* start-up's odd miss rounds away */
-	}
-	probe_sample_op_counts(ctx, "pipe_round", &zero, &net);
 }
 
 /* One process (two for deadlock) running a bad program: the run must fail. */
@@ -136,7 +111,7 @@ static int pipe_run(struct probe_ctx *ctx)
 	probe_ring_pages(ctx, "pipe", "pipe", &ring);
 	int err = probe_measure(trips, &ring, &t) < 0 || ring.failed;
 	if (!err)
-		trip_counts(ctx, &ring);
+		probe_ring_round_counts(ctx, &ring, "pipe", "pipe");
 	err |= ring.failed;
 	uint32_t switches = proc_switches();
 	probe_ring_close(&ring);

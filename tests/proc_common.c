@@ -114,6 +114,53 @@ uint64_t probe_ring_run(struct probe_ring *r, uint32_t rounds, int alone)
 	return rc < 0 ? 0 : t;
 }
 
+/* The counts of one round: a run of WARM + COUNTED rounds less one of
+ * WARM, over COUNTED, each run after one of WARM.  Every run is long
+ * enough to end in the TLB's steady state (a round-robin or per-set
+ * victim over a round that repeats), so both counted runs begin from the
+ * same state and their first WARM rounds cost alike, whatever ran before
+ * the probe; what is left is COUNTED steady rounds.  A steady state may
+ * repeat over several rounds (405 16p/64K: 84, 85, 86 kernel misses in
+ * turn), so the figure is their mean to the nearest: over 64 rounds a
+ * window's phase moves it by well under a half.  (Runs of 1 and 17, floored,
+ * moved by one with what other probes had run.)  The switches of a round,
+ * the same way. */
+#define WARM	32
+#define COUNTED	64
+
+uint32_t probe_ring_round_counts(struct probe_ctx *ctx, struct probe_ring *r, const char *probe,
+				 const char *prefix)
+{
+	struct mmu_counters a, b, c, zero = { 0 }, net;
+	uint32_t *pa = (uint32_t *)&a, *pb = (uint32_t *)&b, *pc = (uint32_t *)&c,
+		 *pn = (uint32_t *)&net, one, two;
+	char name[40];
+
+	probe_ring_run(r, WARM, 0);
+	a = mmu_count;
+	probe_ring_run(r, WARM, 0);
+	b = mmu_count, one = proc_switches();
+	probe_ring_run(r, WARM + COUNTED, 0);
+	c = mmu_count, two = proc_switches();
+	if (r->failed)
+		return 0;
+	for (unsigned i = 0; i < sizeof(net) / sizeof(uint32_t); i++) {
+		int64_t d = (int64_t)(pc[i] - pb[i]) - (pb[i] - pa[i]);
+		if (d <= -COUNTED / 2) {	/* half a miss a round fewer: no steady state */
+			probe_diag(ctx, probe, "%s: a count fell from %u rounds' run to %u's: no "
+				   "counts", prefix, WARM, WARM + COUNTED);
+			return (two - one) / COUNTED;
+		}
+		/* Where the round fits the TLB (nothing missed in the steady
+		 * state), what the code between runs evicted is missed once
+		 * in either run: a few, either way, which rounds to 0. */
+		pn[i] = d > 0 ? (uint32_t)((d + COUNTED / 2) / COUNTED) : 0;
+	}
+	snprintf(name, sizeof(name), "%s_round", prefix);
+	probe_sample_op_counts(ctx, name, &zero, &net);
+	return (two - one) / COUNTED;
+}
+
 /* ---- under an OS (probe_os()): what ctx, pipe, signal and pagefault share ---- */
 
 int probe_os_ring_close(struct probe_ctx *ctx, const char *probe, const char *name,
