@@ -106,7 +106,7 @@ static const struct kmiss {
 	{ LMB_PROC, 9, "exec", "exec_kernel_dtlb_misses", "exec_kernel_itlb_misses",
 	  "one fork + exec" },
 	{ LMB_FILEVM, 4, "mmap", "lat_mmap_kernel_dtlb_misses", "lat_mmap_kernel_itlb_misses",
-	  "one lat_mmap" },
+	  "one lat_mmap, the mean of 64 in the steady state" },
 	{ LMB_FILEVM, 6, "pagefault", "fault_kernel_dtlb_misses", "fault_kernel_itlb_misses",
 	  "the faults of one run, less the run without them" },
 	{ LMB_PROC, 7, "signal", "catch_op_kernel_dtlb_misses", "catch_op_kernel_itlb_misses",
