@@ -564,7 +564,13 @@ static uintptr_t region_new(struct proc *p, uint32_t n, const struct proc_file *
 
 int proc_slot(const struct proc *p) { return p - procs; }
 uintptr_t proc_frames_at(const struct proc *p) { return (uintptr_t)p->frames; }
-uintptr_t proc_table_at(const struct proc *p) { return p->space ? p->space->window[0] : 0; }
+uintptr_t proc_table_at(const struct proc *p) { return proc_table_n(p, 0); }
+
+uintptr_t proc_table_n(const struct proc *p, unsigned i)
+{
+	return p->space && i < sizeof(p->space->window) / sizeof(p->space->window[0]) ?
+	       p->space->window[i] : 0;
+}
 
 uintptr_t proc_user_addr(const struct proc *p, const char *sym)
 {

@@ -184,6 +184,7 @@ void probe_ring_pages(struct probe_ctx *ctx, const char *probe, const char *name
  * page of the pipe p's descriptor fd holds (0: none). */
 uintptr_t proc_frames_at(const struct proc *p);
 uintptr_t proc_table_at(const struct proc *p);	/* its window's page table; 0 none */
+uintptr_t proc_table_n(const struct proc *p, unsigned i);	/* ... its i-th; 0 none */
 uintptr_t proc_pipe_page(const struct proc *p, int fd);
 
 #endif

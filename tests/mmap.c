@@ -129,6 +129,10 @@ static int lat_counts(struct probe_ctx *ctx, struct lat *l)
 		ps[f] = (ps[f] + LAT_COUNTED / 2) / LAT_COUNTED;
 	if (!l->failed)
 		probe_sample_op_counts(ctx, "lat_mmap", &zero, &sum);
+	for (unsigned i = 0; i < 16; i++)	/* where they lie, for selftest */
+		if (proc_table_n(l->p, i))
+			probe_diag(ctx, "mmap", "lat_mmap: the process's window table %u at %#lx", i,
+				   (unsigned long)proc_table_n(l->p, i));
 	return l->failed ? -1 : 0;
 }
 
