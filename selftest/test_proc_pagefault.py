@@ -16,10 +16,13 @@ page-cache entries and the frames' reference counts (heap, their
 addresses in the probe's diagnostic), and code of its own.  pinned and
 largepte: the page table's page (a 4K PTE above the 32 MiB pins; the top
 16 MiB page, which nothing else of the run touches) and nothing else.
-normal (405): that page, plus every 4K page of those entries, plus the
-code pages of the fault path the run without faults does not execute.
-normal (e500): the same, less the heap pages the run without faults
-reads too, where TLB0's sets evict nothing (test_ppce500).
+normal: that page, every 4K page of those entries and the page of the
+pool's reference counts (FAULT_DATA), less the pages the run without
+faults reads too (the file's record, the frames array, RUN_DATA's
+variables), plus the code pages of the fault path the run without faults
+does not execute; on the e500 also the pins' table, and each page's
+misses where TLB0's sets evict (test_ppce500).  Traces of both runs (a
+QEMU plugin, not in the tree) showed which variables each run reads.
 """
 import re
 import subprocess
@@ -89,6 +92,17 @@ def file_layout(run, mode):
     return int(m.group(1)), int(m.group(2), 16), int(m.group(3), 16), int(m.group(4), 16)
 
 
+def run_layout(run):
+    """The pages of the process's window table and frames array and the
+    file's record (the probe's diagnostics), which the run without faults
+    reads too but for the table."""
+    text = "\n".join(run.lines)
+    m = re.search(r"^# pagefault\.normal: the process's window table 0x([0-9a-f]+), frames array "
+                  r"0x([0-9a-f]+)", text, re.M)
+    record = re.search(r"processes: a \d+-page file: .*, its record 0x([0-9a-f]+)", text).group(1)
+    return int(m.group(1), 16) // PAGE, int(m.group(2), 16) // PAGE, int(record, 16) // PAGE
+
+
 def entry_pages(cache, refs):
     """The 4K pages of the page-cache entries and reference counts the
     reads' faults touch."""
@@ -111,6 +125,25 @@ FAULT_CODE = ("user_kernel_call", "file_fault", "map_of", "mmu_map", "owner_ok",
               "change", "ppc_pte_slot", "pt_may_change", "proc_frame_ref")
 RUN_CODE = ("proc_mmap_file", "map_new", "map_of", "proc_run", "user_enter", "mmu_space_switch",
             "proc_munmap", "page_drop")
+# Kernel variables the faults read (proc_frame_ref: the pool's reference
+# counts) and those the run without faults reads too (as a trace of it
+# shows: the process, the mode's ops, the current space, the scheduler's
+# run, the MMU state block).
+FAULT_DATA = ("pool_base", "pool_ref")
+RUN_DATA = ("procs[0]", "ops", "mmu_current_space", "running", "run", "mmu_count")
+PROC_SLOTS = 20             # boot/proc_sched.h: procs[] of boot/proc.c
+
+
+def data_pages(syms, names):
+    """The pages of kernel variables; procs[0]: the run's process only (the
+    first free slot: every probe's processes are gone before the next)."""
+    out = set()
+    for n in names:
+        a, size = syms[n.split("[")[0]]
+        if n.endswith("[0]"):
+            size //= PROC_SLOTS
+        out |= set(range(a // PAGE, (a + size - 1) // PAGE + 1))
+    return out
 
 
 def test_ppc405(ppc405):
@@ -120,7 +153,10 @@ def test_ppc405(ppc405):
     syms = elf_symbols(f"{TOP}/build/ref405ep/mmubench.elf")
     code = code_pages(syms, FAULT_CODE + ("ppc405_tlb_invalidate",)) - code_pages(
         syms, RUN_CODE + ("space_switch",))
-    assert faults(run, "normal") == (1 + len(entry_pages(cache, refs)), len(code)), run.log
+    table, frames_array, record = run_layout(run)
+    data = ({table} | entry_pages(cache, refs) | data_pages(syms, FAULT_DATA)) - (
+        {record, frames_array} | data_pages(syms, RUN_DATA + ("ppc405_ops", "ppc405_pgd")))
+    assert faults(run, "normal") == (len(data), len(code)), (data, code, run.log)
     assert run.value("pagefault.normal.pagefault_ns") > run.value("pagefault.pinned.pagefault_ns")
 
 
@@ -275,6 +311,7 @@ E500_RUN_CODE = RUN_CODE + ("space_switch", "probe_ticks", "arch_ticks", "e500_e
 # Kernel data only the faults' mapping and the unmap of what they mapped
 # read: the pins' table (pt_may_change asks whether a pin covers the page).
 E500_FAULT_DATA = ("pins", "npins")
+E500_RUN_DATA = RUN_DATA + ("e500_ops", "e500_pgd", "e500_user_kmsr")
 # Image variables a counted run never reads: set when a mode is entered, a
 # space made or the board started (arch/e500/mmu.c, mpic.c, fdt.c).
 E500_UNTOUCHED = {"measurements", "source.0", "e500_loader_tlb", "e500_empty_table",
@@ -336,13 +373,11 @@ def test_ppce500(e500):
     n, frames, cache, refs = file_layout(run, "normal")
     assert n * PAGE == FILE and frames >= PIN_END and cache < PIN_END and refs < PIN_END
     text = "\n".join(run.lines)
-    record = int(re.search(r"processes: a \d+-page file: .*, its record 0x([0-9a-f]+)", text).group(1), 16)
-    m = re.search(r"^# pagefault\.normal: the process's window table 0x([0-9a-f]+), frames array "
-                  r"0x([0-9a-f]+)", text, re.M)
-    table, frames_array = int(m.group(1), 16) // PAGE, int(m.group(2), 16) // PAGE
+    table, frames_array, record = run_layout(run)
     syms = elf_symbols(f"{TOP}/build/ppce500/mmubench.elf")
-    pins = code_pages(syms, E500_FAULT_DATA)           # (the pages any symbols lie on)
-    data = ({table} | entry_pages(cache, refs) | pins) - {record // PAGE, frames_array}
+    pins = data_pages(syms, E500_FAULT_DATA)
+    data = ({table} | entry_pages(cache, refs) | pins | data_pages(syms, FAULT_DATA)) - (
+        {record, frames_array} | data_pages(syms, E500_RUN_DATA))
     code = code_pages(syms, E500_FAULT_CODE) - code_pages(syms, E500_RUN_CODE)
     # the reads' window pages (mmap's part starts at window page 512)
     reads = [512 + (FILE - (16 << 10) - j * (256 << 10)) // PAGE for j in range(READS)]

@@ -95,6 +95,19 @@ static void per_read(struct probe_time *t, uint32_t reads)
 		t->cycles100 /= reads;
 }
 
+/* One run from a flushed TLB, its counts before and after.  One copy
+ * for both runs, so that the two windows execute the same probe code (when
+ * count_run held both, the second one's return landed on another code
+ * page, which cancelled a fault-only page). */
+static __attribute__((noinline)) void flushed_run(struct pf *pf, uint32_t reads,
+						   struct mmu_counters *a, struct mmu_counters *b)
+{
+	mmu_flush_all();
+	*a = mmu_count;
+	one_run(pf, reads, 0);
+	*b = mmu_count;
+}
+
 /* One counted run with the reads (its counts sampled) and the kernel-page
  * misses it takes beyond the same run without them, each from a flushed
  * TLB (so that what the reads' faults add is what they touch). */
@@ -102,14 +115,8 @@ static void count_run(struct probe_ctx *ctx, struct pf *pf)
 {
 	struct mmu_counters a, b, c, d;
 
-	mmu_flush_all();
-	a = mmu_count;
-	one_run(pf, pf->reads, 0);
-	b = mmu_count;
-	mmu_flush_all();
-	c = mmu_count;
-	one_run(pf, 0, 0);
-	d = mmu_count;
+	flushed_run(pf, pf->reads, &a, &b);
+	flushed_run(pf, 0, &c, &d);
 	probe_sample_op_counts(ctx, "pagefault", &a, &b);
 	if (!(mmu_tlb()->counts & MMU_COUNTS_KERNEL_MISSES))
 		return;
