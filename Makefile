@@ -220,7 +220,8 @@ endif
 FORCE:
 
 tools: $(BUILD)/tools/logcheck $(BUILD)/tools/console $(BUILD)/tools/mmuguess $(BUILD)/tools/cachesim \
-	$(BUILD)/tools/pagechase $(BUILD)/tools/mmureport $(BUILD)/tools/cpuiddecode
+	$(BUILD)/tools/pagechase $(BUILD)/tools/mmureport $(BUILD)/tools/cpuiddecode \
+	$(BUILD)/tools/mmuplugin.so $(BUILD)/tools/cachetest $(BUILD)/tools/plugintest
 
 # Host programs.  The result format is lib/'s (include/result_line.h): the
 # line check (linecheck.c) and the parser (result_parse.c) the tools share,
@@ -291,6 +292,22 @@ CPUID_SRCS := arch/x86/cpuid.c arch/x86/cpuid_leaf2.c arch/x86/cpuid_report.c
 $(BUILD)/tools/cpuiddecode: tools/cpuiddecode.c $(CPUID_SRCS) arch/x86/cpuid.h include/report.h
 	@mkdir -p $(dir $@)
 	$(Q)cc $(HOST_CFLAGS) -o $@ tools/cpuiddecode.c $(CPUID_SRCS)
+
+# mmuplugin.so: the QEMU TCG plugin that models the 405GP's caches, shadow
+# TLBs and cycles (doc/modelled-time.md).  Hidden symbols: QEMU's own
+# (its cache_init) would otherwise bind in place of the plugin's.
+# cachetest drives its cache model, plugintest its install() (test_plugin.py).
+PLUGIN_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes -Itools/plugin
+PLUGIN_HDRS := tools/plugin/cache.h tools/plugin/qemu_plugin_api.h
+$(BUILD)/tools/mmuplugin.so: tools/plugin/mmuplugin.c tools/plugin/cache.c $(PLUGIN_HDRS)
+	@mkdir -p $(dir $@)
+	$(Q)cc $(PLUGIN_CFLAGS) -shared -fPIC -fvisibility=hidden -o $@ tools/plugin/mmuplugin.c tools/plugin/cache.c
+$(BUILD)/tools/cachetest: tools/plugin/cachetest.c tools/plugin/cache.c $(PLUGIN_HDRS)
+	@mkdir -p $(dir $@)
+	$(Q)cc $(PLUGIN_CFLAGS) -o $@ tools/plugin/cachetest.c tools/plugin/cache.c
+$(BUILD)/tools/plugintest: tools/plugin/plugintest.c $(PLUGIN_HDRS)
+	@mkdir -p $(dir $@)
+	$(Q)cc $(PLUGIN_CFLAGS) -rdynamic -o $@ tools/plugin/plugintest.c -ldl
 
 $(BUILD)/tools/pagechase: tools/pagechase.c
 	@mkdir -p $(dir $@)
@@ -374,7 +391,7 @@ help:
 	@echo 'Targets:'
 	@echo '  all (default)   every board: build/<board>/mmubench.{elf,bin,uimg}, boot.scr.uimg'
 	@echo '  walnut ref405ep pc ppce500 sandbox   one board (the same as BOARD=<name>)'
-	@echo '  tools           host programs: build/tools/{logcheck,console,mmuguess,cachesim,pagechase,mmureport,cpuiddecode}'
+	@echo '  tools           host programs: build/tools/{logcheck,console,mmuguess,cachesim,pagechase,mmureport,cpuiddecode,mmuplugin.so,cachetest,plugintest}'
 	@echo '  fuzz            libFuzzer targets: build/fuzz/{fuzz_report,fuzz_args} (clang)'
 	@echo '  shims           the tests'"'"' stand-ins (selftest/shims/): build/shims/{ppc405-loader.elf,e500-uboot.elf,ppc405-clocks-host,i386-tsc-host}'
 	@echo '  netboot         BOARD=<name>: a TFTP root in build/<name>/tftp'

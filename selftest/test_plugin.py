@@ -1,0 +1,153 @@
+"""The 405GP model under QEMU (tools/plugin/, doc/modelled-time.md): its
+cache and shadow-TLB model on hand-computed access streams (cachetest
+drives tools/plugin/cache.c), the plugin's refusals (plugintest calls its
+qemu_plugin_install() as QEMU would, with made-up versions), and real
+runs of ref405ep with the plugin loaded."""
+import os
+import re
+import subprocess
+
+import pytest
+
+from conftest import TOP
+
+TOOLS = os.path.join(TOP, "build", "tools")
+CACHETEST = os.path.join(TOOLS, "cachetest")
+PLUGINTEST = os.path.join(TOOLS, "plugintest")
+PLUGIN = os.path.join(TOOLS, "mmuplugin.so")
+
+
+def drive(script):
+    """cachetest's answer lines to a script."""
+    p = subprocess.run([CACHETEST], input=script, capture_output=True, text=True, timeout=30)
+    assert p.returncode == 0, p.stderr
+    return p.stdout.splitlines()
+
+
+def answers(script):
+    """Only the per-access answers ("hit", "miss fill wb", ...)."""
+    return [l.split(" ", 2)[2] for l in drive(script) if l[:2] in ("r ", "w ", "t ")]
+
+
+# 64 bytes, 2 ways, 16-byte lines: 2 sets; 0x00, 0x20, 0x40, 0x60 all map
+# to set 0, 0x10 and 0x30 to set 1.
+SMALL = "cache 64 2 16 1 1\n"
+
+
+def test_conflict_misses_in_a_two_way_set():
+    # Three lines of one set cycled: each access evicts the one needed next.
+    got = answers(SMALL + "r 0\nr 0x20\nr 0x40\nr 0\nr 0x20\nr 0x40\n")
+    assert got == ["miss fill"] * 6
+    # Two lines fit the set's two ways; the other set is untouched.
+    got = answers(SMALL + "r 0\nr 0x20\nr 0x10\nr 0\nr 0x20\nr 0x10\n")
+    assert got == ["miss fill"] * 3 + ["hit"] * 3
+
+
+def test_lru_order():
+    # 0 touched again after 0x20: 0x20 is the LRU line and goes for 0x40.
+    got = answers(SMALL + "r 0\nr 0x20\nr 0\nr 0x40\nr 0\nr 0x20\n")
+    assert got == ["miss fill", "miss fill", "hit", "miss fill", "hit", "miss fill"]
+    # A hit inside a line (0x4 in line 0) counts as a use of the line.
+    got = answers(SMALL + "r 0\nr 0x20\nr 0x4\nr 0x40\nr 0x8\n")
+    assert got == ["miss fill", "miss fill", "hit", "miss fill", "hit"]
+
+
+def test_write_back_counts_dirty_evictions():
+    out = drive(SMALL + "w 0\nr 0x20\nr 0x40\nr 0x60\nw 0x60\nr 0\nr 0x20\nstats\n")
+    # w 0 fills and dirties line 0; 0x40 evicts it (written back); 0x60
+    # evicts clean 0x20; the store hits 0x60 and dirties it; 0 evicts clean
+    # 0x40; 0x20 evicts dirty 0x60 (written back).
+    assert [l.split(" ", 2)[2] for l in out[:-1]] == [
+        "miss fill", "miss fill", "miss fill wb", "miss fill", "hit", "miss fill", "miss fill wb"]
+    assert out[-1] == "loads 5 stores 2 load_misses 5 store_misses 1 fills 6 writebacks 2"
+    # Clean lines are never written back, however often they are evicted.
+    out = drive(SMALL + "".join(f"r {a:#x}\n" for a in (0, 0x20, 0x40, 0x60) * 4) + "stats\n")
+    assert out[-1] == "loads 16 stores 0 load_misses 16 store_misses 0 fills 16 writebacks 0"
+
+
+def test_write_through_never_writes_back():
+    out = drive("cache 64 2 16 0 1\nw 0\nr 0x20\nr 0x40\nstats\n")
+    assert out[-1] == "loads 2 stores 1 load_misses 2 store_misses 1 fills 3 writebacks 0"
+
+
+def test_store_miss_without_allocate():
+    # CCR0[SWOA] = 1 on a 405: a store miss writes memory, the cache keeps
+    # what it had (0 and 0x20 both still hit after stores to 0x40, 0x60).
+    got = answers("cache 64 2 16 1 0\nr 0\nr 0x20\nw 0x40\nw 0x60\nr 0\nr 0x20\nw 0x40\n")
+    assert got == ["miss fill", "miss fill", "miss", "miss", "hit", "hit", "miss"]
+    # And with allocation (the image's setting, SWOA = 0) the same stream evicts.
+    got = answers(SMALL + "r 0\nr 0x20\nw 0x40\nw 0x60\nr 0\nr 0x20\nw 0x40\n")
+    assert got == ["miss fill", "miss fill", "miss fill", "miss fill", "miss fill wb",
+                   "miss fill wb", "miss fill"]
+
+
+def test_405gp_dcache_geometry():
+    # 8 KiB, 2 ways, 32-byte lines: 128 sets, so addresses 4 KiB apart share
+    # a set; three of them thrash, two fit.
+    cfg = "cache 8192 2 32 1 1\n"
+    assert answers(cfg + "r 0\nr 0x1000\nr 0x2000\nr 0\n") == ["miss fill"] * 4
+    assert answers(cfg + "r 0\nr 0x1000\nr 0\nr 0x1000\n") == ["miss fill"] * 2 + ["hit"] * 2
+    # A whole 8 KiB working set fits: its second pass hits throughout.
+    lines = "".join(f"r {a:#x}\n" for a in range(0, 8192, 32))
+    got = answers(cfg + lines + lines)
+    assert got == ["miss fill"] * 256 + ["hit"] * 256
+
+
+def test_shadow_tlb_round_robin():
+    # 4 entries: a fifth page replaces the oldest loaded (1), whatever was
+    # used since; round robin, not LRU.
+    got = answers("tlb 4\nt 1\nt 2\nt 3\nt 4\nt 1\nt 5\nt 1\nt 2\n")
+    assert got == ["miss"] * 4 + ["hit", "miss", "miss", "miss"]
+    # A flush (isync, rfi, sc, interrupts) empties it.
+    out = drive("tlb 8\nt 1\nt 1\ntflush\nt 1\ntstats\n")
+    assert [l.split()[2] for l in out[:-1]] == ["miss", "hit", "miss"]
+    assert out[-1] == "lookups 3 misses 2"
+
+
+def test_cachetest_rejects_bad_input():
+    for script in ("cache 100 2 16 1 1\n", "bogus\n", "r 0\n", "cache 64 2\n"):
+        p = subprocess.run([CACHETEST], input=script, capture_output=True, text=True, timeout=30)
+        assert p.returncode == 2 and p.stderr.startswith("cachetest: "), (script, p.stderr)
+
+
+def install(cur, minimum=0, target="ppc", vcpus=1, args=("core=405gp",), tmp_path=None):
+    out = ["out=" + str(tmp_path / "model.txt")] if tmp_path else []
+    return subprocess.run([PLUGINTEST, PLUGIN, str(cur), str(minimum), target, str(vcpus), *args, *out],
+                          capture_output=True, text=True, timeout=30)
+
+
+def test_plugin_accepts_version_1(tmp_path):
+    p = install(1, tmp_path=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "install: 0 (registered: tb 1, atexit 1)"
+    assert (tmp_path / "model.txt").read_text().startswith("# mmuplugin core=405gp: modelled")
+
+
+@pytest.mark.parametrize("cur,minimum", [(2, 0), (2, 1), (0, 0), (3, 2)])
+def test_plugin_refuses_unknown_api_version(tmp_path, cur, minimum):
+    p = install(cur, minimum, tmp_path=tmp_path)
+    assert p.returncode == 1
+    assert "registered: tb 0, atexit 0" in p.stdout
+    assert (f"mmuplugin: this QEMU's plugin API is version {cur} (it supports {minimum} to {cur}); "
+            "mmuplugin knows version 1 only") in p.stderr
+    assert not (tmp_path / "model.txt").exists()
+
+
+@pytest.mark.parametrize("args,message", [
+    (("core=e500v2",), "mmuplugin: unknown core (models: 405gp) 'e500v2'"),
+    ((), "mmuplugin: no core: core=405gp is required"),
+    (("core=405gp", "bogus=1"), "mmuplugin: unknown argument 'bogus=1'"),
+])
+def test_plugin_refuses_bad_arguments(tmp_path, args, message):
+    p = install(1, args=args, tmp_path=tmp_path)
+    assert p.returncode == 1 and message in p.stderr, p.stderr
+    assert "registered: tb 0" in p.stdout
+
+
+def test_plugin_refuses_what_it_does_not_model(tmp_path):
+    p = install(1, vcpus=2, tmp_path=tmp_path)
+    assert p.returncode == 1 and "one vCPU" in p.stderr
+    p = install(1, target="i386", tmp_path=tmp_path)
+    assert p.returncode == 1 and "target 'i386'" in p.stderr
+    p = install(1, args=("core=405gp",))
+    assert p.returncode == 1 and "out=FILE is required" in p.stderr
