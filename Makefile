@@ -111,7 +111,7 @@ $(OUT)/version.h: FORCE
 # A probe includes only the probes' headers of include/ (or the C
 # library's): -Iinclude alone would still let "../arch/x.h" or the boot
 # layer's headers through, so the names are checked too.
-PROBE_HEADERS := probe.h mmu.h args.h guess.h sort.h proc.h
+PROBE_HEADERS := probe.h mmu.h args.h guess.h sort.h proc.h mark.h
 PROBE_INCLUDES = bad=$$(sed -n 's/^[[:space:]]*\#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' $(1) | \
 		 while read h; do case " $(PROBE_HEADERS) " in *" $$h "*) ;; *) echo "$$h" ;; esac; done); \
 	[ -z "$$bad" ] || { echo "$(1): includes $$bad: a probe sees only include/{$(PROBE_HEADERS)} of the headers here" >&2; exit 1; }

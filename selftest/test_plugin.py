@@ -151,3 +151,106 @@ def test_plugin_refuses_what_it_does_not_model(tmp_path):
     assert p.returncode == 1 and "target 'i386'" in p.stderr
     p = install(1, args=("core=405gp",))
     assert p.returncode == 1 and "out=FILE is required" in p.stderr
+
+
+RUN_QEMU = os.path.join(TOP, "tools", "run-qemu")
+
+
+def model_run(tmp_path, name, *boot):
+    """A deterministic ref405ep run with the plugin loaded: the log and the
+    plugin's file, parsed into (header, entries, totals)."""
+    out = tmp_path / name
+    p = subprocess.run([RUN_QEMU, "ref405ep", "--icount", "--model", str(out), "--timeout", "120", *boot],
+                       capture_output=True, text=True, timeout=180)
+    assert p.returncode == 0, p.stderr[-2000:]
+    text = out.read_text()
+    return p.stdout, text, parse_model(text)
+
+
+def parse_model(text):
+    header, entries, totals = None, [], {}
+    for line in text.splitlines():
+        if line.startswith("# mmuplugin "):
+            header = line
+            continue
+        words = line.split()
+        kind = "total" if words[0] == "total" else "region"
+        d = dict(w.split("=", 1) for w in words[1:] if "=" in w) if kind == "total" else \
+            dict(w.split("=", 1) for w in words)
+        d = {k: (int(v) if v.isdigit() else v) for k, v in d.items()}
+        if kind == "total":
+            totals[d["region"] if isinstance(d["region"], str) else int(d["region"])] = d
+        else:
+            entries.append(d)
+    return header, entries, totals
+
+
+def fill_cycles(header):
+    m = re.search(r"line fill (\d+) cycles, write-back (\d+)", header)
+    assert m, header
+    return int(m.group(1)), int(m.group(2))
+
+
+def test_model_run_twice_identical(tmp_path):
+    """Under -icount the model's output is a function of the image: two runs
+    of the same probe write the same file, byte for byte."""
+    boot = ("quick", "probes=lat_mem", "modes=real")
+    log1, text1, (header, entries, totals) = model_run(tmp_path, "a.txt", *boot)
+    log2, text2, _ = model_run(tmp_path, "b.txt", *boot)
+    assert text1 == text2
+    assert header.startswith("# mmuplugin core=405gp: modelled (not measured)")
+    assert totals["run"]["unmatched_markers"] == 0
+    # Every chase and empty-loop run is a region: as many as the log's points
+    # need (at least the warm-up-free measured runs, 5 a point).
+    points = len(re.findall(r"# measurement lat_mem\.real\.\w+_\d+_ns ", log1))
+    assert points > 20
+    assert totals[1]["entries"] >= 5 * points and totals[2]["entries"] >= 5
+    assert all(e["xlate"] == 0 and e["dtlb_misses"] == 0 and e["itlb_misses"] == 0 for e in entries)
+
+
+def test_model_lat_mem_plateaus(tmp_path):
+    """The chase's modelled cycles a load follow from the model's parts: one
+    cycle ([UM] C.2.1) and the load-use stall (C.2.4) where the load hits,
+    plus one line fill where it misses; in between, the fraction that
+    misses.  Per-load figures from the long runs (64 x 64 loads or more)."""
+    _, _, (header, entries, _) = model_run(tmp_path, "m.txt", "quick", "probes=lat_mem", "modes=real")
+    fill, _ = fill_cycles(header)
+    chase = [e for e in entries if e["region"] == 1 and e["loads"] >= 64 * 64]
+    hits = [e["cycles"] / e["loads"] for e in chase if e["dcache_misses"] == 0]
+    misses = [e["cycles"] / e["loads"] for e in chase if e["dcache_misses"] == e["loads"]]
+    assert hits and misses
+    assert all(2.0 <= c < 2.1 for c in hits), sorted(hits)[-3:]
+    assert all(2.0 + fill <= c < 2.1 + fill for c in misses), sorted(misses)[-3:]
+    for e in chase:
+        share = e["dcache_misses"] / e["loads"]
+        assert 2.0 + share * fill - 0.05 <= e["cycles"] / e["loads"] < 2.1 + share * fill + 0.1, e
+
+
+def test_model_translated_mode_uses_shadow_tlbs(tmp_path):
+    """A translating mode marks its regions so: the DTLB (8 entries of 4 KiB)
+    misses on the random chase past 32 KiB and never on the 512-byte sets."""
+    _, _, (header, entries, totals) = model_run(tmp_path, "n.txt", "quick", "probes=lat_mem",
+                                                "modes=normal")
+    chase = [e for e in entries if e["region"] == 1]
+    assert chase and all(e["xlate"] == 1 for e in chase)
+    assert totals[1]["dtlb_misses"] > 0
+    assert min(e["dtlb_misses"] for e in chase) == 0
+    big = [e for e in chase if e["loads"] >= 64 * 64 and e["dtlb_misses"] > e["loads"] // 2]
+    assert big, "no chase whose loads mostly miss the DTLB"
+
+
+def test_model_bw_mem_regions(tmp_path):
+    """Each of bw_mem's seven loops is its own region; stores dirty lines
+    that are written back (write-back D-cache), reads do not write."""
+    _, _, (_, entries, totals) = model_run(tmp_path, "bw.txt", "quick", "probes=bw_mem", "modes=real")
+    assert sorted(k for k in totals if k != "run") == list(range(11, 18))
+    assert totals["run"]["unmatched_markers"] == 0
+    assert totals[12]["dcache_writebacks"] > 0 and totals[12]["stores"] > 0   # wr
+    assert totals[11]["stores"] == 0 and totals[11]["loads"] > 0              # rd
+
+
+def test_run_qemu_model_only_on_ref405ep():
+    p = subprocess.run([RUN_QEMU, "ppce500", "--model", "/dev/null", "quick"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 3
+    assert "--model models the 405GP only: ref405ep, not ppce500" in p.stderr
