@@ -247,6 +247,15 @@ def test_model_bw_mem_regions(tmp_path):
     assert totals["run"]["unmatched_markers"] == 0
     assert totals[12]["dcache_writebacks"] > 0 and totals[12]["stores"] > 0   # wr
     assert totals[11]["stores"] == 0 and totals[11]["loads"] > 0              # rd
+    # LMbench's loops access words: 4 bytes an access (the timer reads too).
+    for rid, kind in ((15, "load"), (16, "store"), (17, "load")):
+        t = totals[rid]
+        assert t[kind + "_bytes"] == 4 * t[kind + "s"], (rid, t)
+    # A beyond-cache pass of wr misses once and writes back once a line.
+    wr = [e for e in entries if e["region"] == 12 and e["store_bytes"] >= 65536][-1]
+    lines = wr["store_bytes"] // 32
+    assert lines - 8 <= wr["dcache_misses"] <= lines + 8
+    assert lines - 8 <= wr["dcache_writebacks"] <= lines + 8
 
 
 def test_run_qemu_model_only_on_ref405ep():

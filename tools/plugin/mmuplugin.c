@@ -69,8 +69,8 @@ struct insn {
 	int8_t mark;			/* -1; else the register N of `or N,N,N` */
 };
 
-struct counts {
-	uint64_t insns, cycles, loads, stores, imiss, dmiss, dwb, itlbm, dtlbm, io;
+struct counts {		/* all uint64_t: diff() and add() walk them as an array */
+	uint64_t insns, cycles, loads, stores, load_bytes, store_bytes, imiss, dmiss, dwb, itlbm, dtlbm, io;
 };
 
 static struct cache icache, dcache;
@@ -157,10 +157,12 @@ static void flush_shadow(void)
 
 static void print_counts(FILE *f, const struct counts *c)
 {
-	fprintf(f, " insns=%llu cycles=%llu loads=%llu stores=%llu icache_misses=%llu dcache_misses=%llu "
-		"dcache_writebacks=%llu itlb_misses=%llu dtlb_misses=%llu io=%llu\n",
+	fprintf(f, " insns=%llu cycles=%llu loads=%llu stores=%llu load_bytes=%llu store_bytes=%llu "
+		"icache_misses=%llu dcache_misses=%llu dcache_writebacks=%llu itlb_misses=%llu dtlb_misses=%llu "
+		"io=%llu\n",
 		(unsigned long long)c->insns, (unsigned long long)c->cycles, (unsigned long long)c->loads,
-		(unsigned long long)c->stores, (unsigned long long)c->imiss, (unsigned long long)c->dmiss,
+		(unsigned long long)c->stores, (unsigned long long)c->load_bytes,
+		(unsigned long long)c->store_bytes, (unsigned long long)c->imiss, (unsigned long long)c->dmiss,
 		(unsigned long long)c->dwb, (unsigned long long)c->itlbm, (unsigned long long)c->dtlbm,
 		(unsigned long long)c->io);
 }
@@ -259,10 +261,13 @@ static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t v
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
 	int store = qemu_plugin_mem_is_store(info), r;
 
-	if (store)
+	if (store) {
 		now.stores++;
-	else
+		now.store_bytes += 1u << qemu_plugin_mem_size_shift(info);
+	} else {
 		now.loads++;
+		now.load_bytes += 1u << qemu_plugin_mem_size_shift(info);
+	}
 	if (xlate && !stlb_lookup(&dtlb, vaddr >> PAGE_SHIFT)) {
 		now.dtlbm++;
 		now.cycles += DTLB_MISS;
