@@ -318,7 +318,8 @@ $(BUILD)/tools/pagechase: tools/pagechase.c
 # (target C, linked where QEMU -kernel loads it); the e500 stand-in for a
 # Freescale U-Boot on QEMU's ppce500; and arch code built for the host to
 # run on given registers (the 405GP's clocks, CPUID's TSC leaves).
-SHIMS := $(addprefix $(BUILD)/shims/,ppc405-loader.elf e500-uboot.elf ppc405-clocks-host i386-tsc-host)
+SHIMS := $(addprefix $(BUILD)/shims/,ppc405-loader.elf e500-uboot.elf ppc405-clocks-host i386-tsc-host \
+	plugin-guest.elf)
 shims: $(SHIMS)
 
 SHIM_405_CFLAGS := -mcpu=405 -msoft-float -O2 -Wall -ffreestanding -fno-pic -mno-relocatable
@@ -329,6 +330,12 @@ $(SHIM_405_OBJS): $(BUILD)/shims/obj/%.o: selftest/shims/%.c
 $(BUILD)/shims/ppc405-loader.elf: $(SHIM_405_OBJS)
 	$(Q)powerpc-linux-gnu-gcc $(SHIM_405_CFLAGS) -nostdlib -static -Wl,-Ttext=0x100000 -Wl,-e,_start \
 		-Wl,--build-id=none -o $@ $(SHIM_405_OBJS)
+
+# A guest of hand-known accesses for the 405GP model (test_plugin.py).
+$(BUILD)/shims/plugin-guest.elf: selftest/shims/plugin-guest.S
+	@mkdir -p $(dir $@)
+	$(Q)powerpc-linux-gnu-gcc -mcpu=405 -nostdlib -static -Wl,-Ttext=0x100000 -Wl,-e,_start \
+		-Wl,--build-id=none -o $@ $<
 
 # The e500 stand-in at 80 MiB: QEMU's own boot puts its device tree 24 MiB
 # past the ELF's end, which must stay inside the default 128 MiB.
@@ -393,7 +400,7 @@ help:
 	@echo '  walnut ref405ep pc ppce500 sandbox   one board (the same as BOARD=<name>)'
 	@echo '  tools           host programs: build/tools/{logcheck,console,mmuguess,cachesim,pagechase,mmureport,cpuiddecode,mmuplugin.so,cachetest,plugintest}'
 	@echo '  fuzz            libFuzzer targets: build/fuzz/{fuzz_report,fuzz_args} (clang)'
-	@echo '  shims           the tests'"'"' stand-ins (selftest/shims/): build/shims/{ppc405-loader.elf,e500-uboot.elf,ppc405-clocks-host,i386-tsc-host}'
+	@echo '  shims           the tests'"'"' stand-ins (selftest/shims/): build/shims/{ppc405-loader.elf,e500-uboot.elf,ppc405-clocks-host,i386-tsc-host,plugin-guest.elf}'
 	@echo '  netboot         BOARD=<name>: a TFTP root in build/<name>/tftp'
 	@echo '  bootscr         BOARD=<name>: the U-Boot boot script only'
 	@echo '  probe-check     BOARD=<name> PROBE=tests/x.c: compile one probe as tests/ is'

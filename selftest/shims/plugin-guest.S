@@ -1,0 +1,45 @@
+/* A guest for test_plugin.py: a few accesses whose effect on the 405GP
+ * model is known by hand, between the region markers of include/mark.h
+ * (written out: `or 20,20,20` begins, `or 21,21,21` ends, then the id's
+ * digits as `or 10+d`).  QEMU -kernel enters at _start with translation
+ * off; the end is a core reset (DBCR0[RST] = 3), which QEMU -no-reboot
+ * turns into its exit, so the plugin writes its file.
+ *
+ * Region 1, on the 8 KiB two-way D-cache (128 sets of 32 bytes, so
+ * 0x200000, 0x201000 and 0x202000 share a set): the store misses and
+ * fills (store misses allocate), two loads fill the set's other way and
+ * then evict the dirty line (one write-back), the next evicts the clean
+ * one, the last hits.  No load is followed by a use of its target.
+ * Region 2: stmw and lmw, whose accesses QEMU 7.2 does not show. */
+	.globl	_start
+_start:
+	lis	3, 0x20			/* 0x200000 */
+	lis	4, 0x20
+	ori	4, 4, 0x1000		/* 0x201000 */
+	lis	5, 0x20
+	ori	5, 5, 0x2000		/* 0x202000 */
+
+	or	20, 20, 20		/* begin region 01 */
+	or	10, 10, 10
+	or	11, 11, 11
+	stw	3, 0(3)			/* miss, fill, dirty */
+	lwz	6, 0(4)			/* miss, fill */
+	lwz	7, 0(5)			/* miss: evicts 0x200000, written back */
+	lwz	8, 0(3)			/* miss: evicts 0x201000, clean */
+	lwz	9, 4(3)			/* hit */
+	or	21, 21, 21		/* end region 01 */
+	or	10, 10, 10
+	or	11, 11, 11
+
+	or	20, 20, 20		/* begin region 02 */
+	or	10, 10, 10
+	or	12, 12, 12
+	stmw	24, 0(3)
+	lmw	24, 0(3)
+	or	21, 21, 21		/* end region 02 */
+	or	10, 10, 10
+	or	12, 12, 12
+
+	lis	10, 0x3000		/* DBCR0[RST] = 3: core reset */
+	mtspr	1010, 10
+	b	.
