@@ -5,6 +5,7 @@ qemu_plugin_install() as QEMU would, with made-up versions), and real
 runs of ref405ep with the plugin loaded."""
 import os
 import re
+import statistics
 import subprocess
 
 import pytest
@@ -15,6 +16,7 @@ TOOLS = os.path.join(TOP, "build", "tools")
 CACHETEST = os.path.join(TOOLS, "cachetest")
 PLUGINTEST = os.path.join(TOOLS, "plugintest")
 PLUGIN = os.path.join(TOOLS, "mmuplugin.so")
+SUMMARY = os.path.join(TOP, "tools", "model-summary")
 
 
 def drive(script):
@@ -251,6 +253,23 @@ def test_model_lat_mem_plateaus(tmp_path):
     for e in chase:
         share = e["dcache_misses"] / e["loads"]
         assert 2.0 + share * fill - 0.05 <= e["cycles"] / e["loads"] < 2.1 + share * fill + 0.1, e
+    # model-summary reads the same plateaus off the file, at 200 MHz.
+    p = subprocess.run([SUMMARY, str(tmp_path / "m.txt")], capture_output=True, text=True, timeout=30)
+    assert p.returncode == 0, p.stderr
+    assert "lat_mem real: D-cache hit 2.00 cycles = 10.0 ns a load, modelled" in p.stdout
+    c = statistics.median(misses)
+    assert f"lat_mem real: D-cache miss {c:.2f} cycles = {c * 5:.1f} ns a load, modelled" in p.stdout
+
+
+def test_model_summary_rejects_what_the_plugin_does_not_write(tmp_path):
+    for text in ("garbage\n", "region=1 cycles=12 name=$(reboot)\n", "region=1 cycles=-3\n",
+                 "region=1 cycles=1e3\n"):
+        f = tmp_path / "bad.txt"
+        f.write_text(text)
+        p = subprocess.run([SUMMARY, str(f)], capture_output=True, text=True, timeout=30)
+        assert p.returncode == 2 and "line 1" in p.stderr, (text, p.stderr)
+    p = subprocess.run([SUMMARY, "--mhz", "x", "f"], capture_output=True, text=True, timeout=30)
+    assert p.returncode == 2 and "--mhz" in p.stderr
 
 
 def test_model_translated_mode_uses_shadow_tlbs(tmp_path):
