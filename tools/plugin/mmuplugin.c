@@ -46,10 +46,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_API_KNOWN;
 #define MISPREDICT	2		/* [UM] C.2.2: a mispredicted branch takes 2 or 3 cycles:
 					   the 2 (one instruction between it and its condition) */
 /* The line fill.  Walnut: core 200 MHz, PLB (and SDRAM) 100 MHz.  SDRAM
- * timing: [GP] SDRAM0_TR's fields as a U-Boot example for a 405GP sets them
- * (CASL 2 clocks, LDF leadoff 2 clocks; Embedded Linux Primer, Table D-3); a 32-byte line over the 405GP's 32-bit SDRAM bus is
- * 8 beats (the width from the 405GP data sheet, unconfirmed here).  PLB
- * arbitration and the controller's own cycles are not modelled: unknown. */
+ * timing: [GP] SDRAM0_TR's fields as a U-Boot example for a 405GP sets
+ * them (CASL 2 clocks, LDF leadoff 2 clocks; Embedded Linux Primer, Table
+ * D-3); a 32-byte line over the 405GP's 32-bit SDRAM bus is 8 beats (the
+ * width from the 405GP data sheet, unconfirmed here).  PLB arbitration and
+ * the controller's own cycles are not modelled: unknown. */
 #define CORE_PER_PLB	2
 #define SDRAM_LDF	2
 #define SDRAM_CASL	2
