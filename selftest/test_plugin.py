@@ -161,7 +161,8 @@ GUEST = os.path.join(TOP, "build", "shims", "plugin-guest.elf")
 
 def test_model_on_hand_known_accesses(tmp_path):
     """selftest/shims/plugin-guest.S: a store and four loads whose fate in
-    the 8 KiB two-way D-cache is known by hand, then stmw/lmw.  The plugin
+    the 8 KiB two-way D-cache is known by hand, then stmw/lmw, then the
+    shadow TLBs, a divide, a load-use stall and a misprediction.  The plugin
     sees QEMU's physical addresses and must count exactly that, and charge
     one cycle an instruction, a line fill a miss, a write-back a dirty
     eviction: nothing else happens in these regions."""
@@ -173,7 +174,7 @@ def test_model_on_hand_known_accesses(tmp_path):
     assert p.returncode == 0, p.stderr
     header, entries, totals = parse_model(out.read_text())
     fill, writeback = fill_cycles(header)
-    r1, r2 = entries
+    r1, r2, r3 = entries
     assert (r1["region"], r1["loads"], r1["stores"], r1["dcache_misses"], r1["dcache_writebacks"]) == \
         (1, 4, 1, 4, 1)
     assert (r1["load_bytes"], r1["store_bytes"], r1["io"], r1["unseen"]) == (16, 4, 0, 0)
@@ -182,6 +183,17 @@ def test_model_on_hand_known_accesses(tmp_path):
     assert r1["cycles"] == r1["insns"] + fill * (r1["dcache_misses"] + r1["icache_misses"]) + writeback
     # QEMU 7.2 shows no access of stmw/lmw: counted as unseen, not modelled.
     assert (r2["region"], r2["loads"], r2["stores"], r2["unseen"]) == (2, 0, 0, 2)
+    # Region 3 (marked translated): 12 DTLB misses (8 fill the round robin,
+    # p8 and p0 evict, isync empties it, p2 and p0 again), 2 ITLB misses
+    # (the region's first fetch, the first after isync); in the D-cache's
+    # one set the nine pages' lines thrash, then p0 and p2 stay.
+    assert (r3["region"], r3["xlate"], r3["dtlb_misses"], r3["itlb_misses"]) == (3, 1, 12, 2)
+    assert (r3["loads"], r3["dcache_misses"], r3["dcache_writebacks"]) == (13, 11, 0)
+    assert r3["insns"] == 21
+    # Each instruction 1, the divide 34 more, the load-use stall 1, the
+    # misprediction 2, each DTLB miss 3 and ITLB miss 4, each fill.
+    assert r3["cycles"] == r3["insns"] + 34 + 1 + 2 + 3 * 12 + 4 * 2 + \
+        fill * (r3["dcache_misses"] + r3["icache_misses"])
     assert totals["run"]["unmatched_markers"] == 0
 
 

@@ -10,7 +10,12 @@
  * fills (store misses allocate), two loads fill the set's other way and
  * then evict the dirty line (one write-back), the next evicts the clean
  * one, the last hits.  No load is followed by a use of its target.
- * Region 2: stmw and lmw, whose accesses QEMU 7.2 does not show. */
+ * Region 2: stmw and lmw, whose accesses QEMU 7.2 does not show.
+ * Region 3, marked translated (the plugin takes the marker's word: QEMU
+ * runs it untranslated): loads on nine 4 KiB pages fill the 8-entry DTLB
+ * round robin and evict the first, isync empties both shadow TLBs, then
+ * one divide, one load followed by a use of its target and one forward
+ * conditional branch that is taken (predicted not: a misprediction). */
 	.globl	_start
 _start:
 	lis	3, 0x20			/* 0x200000 */
@@ -39,6 +44,38 @@ _start:
 	or	21, 21, 21		/* end region 02 */
 	or	10, 10, 10
 	or	12, 12, 12
+
+	lis	11, 0x30		/* 0x300000: pages p0..p7 at 0x1000 apart */
+	lis	4, 0x31
+	addi	4, 4, -0x8000		/* 0x308000: p8 */
+	li	14, 100
+	li	15, 7
+
+	or	22, 22, 22		/* begin region 03, translated */
+	or	10, 10, 10
+	or	13, 13, 13
+	lwz	12, 0(11)		/* DTLB misses 1..8: p0..p7 */
+	lwz	12, 0x1000(11)
+	lwz	12, 0x2000(11)
+	lwz	12, 0x3000(11)
+	lwz	12, 0x4000(11)
+	lwz	12, 0x5000(11)
+	lwz	12, 0x6000(11)
+	lwz	12, 0x7000(11)
+	lwz	12, 0(4)		/* 9: p8 replaces p0's entry */
+	lwz	12, 0(11)		/* 10: p0 replaces p1's */
+	lwz	12, 0x2000(11)		/* p2: a DTLB hit */
+	isync				/* both shadow TLBs emptied */
+	lwz	12, 0x2000(11)		/* 11: p2 again; a D-cache hit */
+	divw	16, 14, 15		/* 35 cycles */
+	lwz	13, 0(11)		/* 12: p0; a D-cache hit ... */
+	add	17, 13, 13		/* ... used at once: load-use */
+	cmpw	17, 17
+	beq	1f			/* forward, y = 0: predicted not taken; taken */
+	nop
+1:	or	21, 21, 21		/* end region 03 */
+	or	10, 10, 10
+	or	13, 13, 13
 
 	lis	10, 0x3000		/* DBCR0[RST] = 3: core reset */
 	mtspr	1010, 10
