@@ -162,7 +162,8 @@ GUEST = os.path.join(TOP, "build", "shims", "plugin-guest.elf")
 def test_model_on_hand_known_accesses(tmp_path):
     """selftest/shims/plugin-guest.S: a store and four loads whose fate in
     the 8 KiB two-way D-cache is known by hand, then stmw/lmw, then the
-    shadow TLBs, a divide, a load-use stall and a misprediction.  The plugin
+    shadow TLBs, a divide, a load-use stall and a misprediction, then an
+    interrupt inside a translated region.  The plugin
     sees QEMU's physical addresses and must count exactly that, and charge
     one cycle an instruction, a line fill a miss, a write-back a dirty
     eviction: nothing else happens in these regions."""
@@ -174,7 +175,7 @@ def test_model_on_hand_known_accesses(tmp_path):
     assert p.returncode == 0, p.stderr
     header, entries, totals = parse_model(out.read_text())
     fill, writeback = fill_cycles(header)
-    r1, r2, r3 = entries
+    r1, r2, r3, r4 = entries
     assert (r1["region"], r1["loads"], r1["stores"], r1["dcache_misses"], r1["dcache_writebacks"]) == \
         (1, 4, 1, 4, 1)
     assert (r1["load_bytes"], r1["store_bytes"], r1["io"], r1["unseen"]) == (16, 4, 0, 0)
@@ -194,6 +195,14 @@ def test_model_on_hand_known_accesses(tmp_path):
     # misprediction 2, each DTLB miss 3 and ITLB miss 4, each fill.
     assert r3["cycles"] == r3["insns"] + 34 + 1 + 2 + 3 * 12 + 4 * 2 + \
         fill * (r3["dcache_misses"] + r3["icache_misses"])
+    # Region 4 (translated): an illegal instruction's interrupt.  Its
+    # handler runs untranslated ([UM] 5: MSR[IR, DR] cleared), so its fetches
+    # and its load touch no shadow TLB; the entry and its rfi empty them:
+    # the load before it misses the DTLB, the load after it misses the DTLB
+    # again and its fetch the ITLB.
+    assert (r4["region"], r4["xlate"], r4["itlb_misses"], r4["dtlb_misses"]) == (4, 1, 1, 2)
+    assert (r4["loads"], r4["dcache_misses"]) == (3, 2)
+    assert r4["cycles"] == r4["insns"] + 3 * 2 + 4 * 1 + fill * (r4["dcache_misses"] + r4["icache_misses"])
     assert totals["run"]["unmatched_markers"] == 0
 
 

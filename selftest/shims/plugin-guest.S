@@ -15,7 +15,11 @@
  * runs it untranslated): loads on nine 4 KiB pages fill the 8-entry DTLB
  * round robin and evict the first, isync empties both shadow TLBs, then
  * one divide, one load followed by a use of its target and one forward
- * conditional branch that is taken (predicted not: a misprediction). */
+ * conditional branch that is taken (predicted not: a misprediction).
+ * Region 4, translated: an illegal instruction's program interrupt, whose
+ * handler (on another page, EVPR 0x00110000) makes a load; the handler
+ * runs untranslated on silicon, so only the loads around it and the fetch
+ * after its rfi touch the shadow TLBs. */
 	.globl	_start
 _start:
 	lis	3, 0x20			/* 0x200000 */
@@ -77,6 +81,28 @@ _start:
 	or	10, 10, 10
 	or	13, 13, 13
 
+	lis	10, 0x11		/* EVPR = 0x00110000: the handler below */
+	mtspr	982, 10
+	or	22, 22, 22		/* begin region 04, translated */
+	or	10, 10, 10
+	or	14, 14, 14
+	lwz	12, 0x6000(11)		/* DTLB miss 1: p6 */
+	.long	0			/* illegal: program interrupt, EVPR + 0x700 */
+	lwz	12, 0x6000(11)		/* after rfi: DTLB miss 2, and ITLB miss 1 */
+	or	21, 21, 21		/* end region 04 */
+	or	10, 10, 10
+	or	14, 14, 14
+
 	lis	10, 0x3000		/* DBCR0[RST] = 3: core reset */
 	mtspr	1010, 10
 	b	.
+
+	.org	0x10700			/* 0x110700: EVPR + 0x700, the program interrupt */
+	mtsprg	1, 21
+	mfsrr0	21			/* the illegal instruction: skip it */
+	addi	21, 21, 4
+	mtsrr0	21
+	lis	21, 0x30
+	lwz	21, 0x5000(21)		/* the handler's own load */
+	mfsprg	21, 1
+	rfi

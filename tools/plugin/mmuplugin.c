@@ -69,7 +69,13 @@ struct insn {
 	uint8_t sync;			/* context synchronizing: flushes the shadow TLBs */
 	uint8_t unseen;			/* accesses memory through a QEMU helper (below) */
 	int8_t mark;			/* -1; else the register N of `or N,N,N` */
+	uint8_t flow;			/* FLOW_*: where the next instruction may be */
+	uint8_t rfi;			/* rfi or rfci: the interrupt handler ends */
+	uint64_t target;		/* FLOW_TARGET: the branch's target */
 };
+
+/* What may follow an instruction: anything else is an interrupt's vector. */
+enum { FLOW_NEXT, FLOW_TARGET, FLOW_ANY, FLOW_TRAP };
 
 struct counts {		/* all uint64_t: diff() and add() walk them as an array */
 	uint64_t insns, cycles, loads, stores, load_bytes, store_bytes, imiss, dmiss, dwb, itlbm, dtlbm, io;
@@ -85,6 +91,8 @@ static char out_name[512];
 static int pend_branch, pend_taken;
 static uint64_t pend_vaddr, last_iline = ~0ull, last_ipage = ~0ull;
 static int xlate;			/* inside a region marked as translated */
+static int in_exc;			/* in an interrupt handler: translation off */
+static const struct insn *last_in;	/* the instruction executed before */
 static int mk_kind, mk_digits, mk_val;	/* a marker being read */
 static int open_id = -1, open_xlate;
 static struct counts open_at;
@@ -210,6 +218,7 @@ static void marker(int kind, int id)
 			bad_marks++;		/* a begin inside a region: the older one is dropped */
 		open_id = id;
 		open_xlate = xlate = kind == 22;
+		in_exc = 0;		/* regions begin in the probe's code, never in a handler */
 		open_at = now;
 		return;
 	}
@@ -225,10 +234,33 @@ static void marker(int kind, int id)
 	xlate = 0;
 }
 
+/* Whether `p` was followed by an interrupt rather than by `next`. */
+static int interrupted(const struct insn *p, uint64_t next)
+{
+	switch (p->flow) {
+	case FLOW_ANY:			/* bclr, bcctr, rfi: the target is in a register */
+		return 0;
+	case FLOW_TRAP:			/* sc */
+		return 1;
+	case FLOW_TARGET:
+		return next != p->target && (!p->branch || next != p->vaddr + 4);
+	default:
+		return next != p->vaddr + 4;
+	}
+}
+
 static void insn_exec(unsigned int vcpu, void *udata)
 {
 	const struct insn *in = udata;
 
+	/* An interrupt: [UM] 7.3.5, it empties the shadow TLBs; [UM] 5 (e.g.
+	 * Table 5-8), it clears MSR[IR, DR], so its handler runs untranslated
+	 * until its rfi (or an rfi into translated code). */
+	if (last_in && interrupted(last_in, in->vaddr)) {
+		in_exc = 1;
+		flush_shadow();
+	}
+	last_in = in;
 	now.insns++;
 	now.cycles += in->cycles;
 	now.unseen += in->unseen;
@@ -244,7 +276,7 @@ static void insn_exec(unsigned int vcpu, void *udata)
 	}
 	/* The fetch: a new line looks the I-cache up (virtual = physical: the
 	 * image maps RAM 1:1), a new page the ITLB. */
-	if (xlate && in->vaddr >> PAGE_SHIFT != last_ipage) {
+	if (xlate && !in_exc && in->vaddr >> PAGE_SHIFT != last_ipage) {
 		last_ipage = in->vaddr >> PAGE_SHIFT;
 		if (!stlb_lookup(&itlb, last_ipage)) {
 			now.itlbm++;
@@ -260,6 +292,8 @@ static void insn_exec(unsigned int vcpu, void *udata)
 	}
 	if (in->sync)
 		flush_shadow();
+	if (in->rfi)
+		in_exc = 0;
 	if (in->mark >= 20 && in->mark <= 22) {
 		mk_kind = in->mark;
 		mk_digits = mk_val = 0;
@@ -284,7 +318,7 @@ static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t v
 		now.loads++;
 		now.load_bytes += 1u << qemu_plugin_mem_size_shift(info);
 	}
-	if (xlate && !stlb_lookup(&dtlb, vaddr >> PAGE_SHIFT)) {
+	if (xlate && !in_exc && !stlb_lookup(&dtlb, vaddr >> PAGE_SHIFT)) {
 		now.dtlbm++;
 		now.cycles += DTLB_MISS;
 	}
@@ -327,15 +361,27 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		in->mark = -1;
 		if (i && is_load(prev) && reads(op, bits(prev, 6, 10)))
 			ins[i - 1].cycles += LOAD_USE;
-		/* Conditional branches: [UM] 2, Branch Prediction (as C.1.5 points to): static,, backward
-		 * taken and forward not, the y bit (BO's last) reversing it;
-		 * bclr/bcctr as forward. */
+		/* Conditional branches: [UM] 2, Branch Prediction (as C.1.5
+		 * points to): static, backward taken and forward not, the y bit
+		 * (BO's last) reversing it; bclr/bcctr as forward. */
 		if ((p == 16 || (p == 19 && (xo == 16 || xo == 528))) && (bo & 0x14) != 0x14) {
 			int backward = p == 16 && (op & 0x8000);
 
 			in->branch = 1;
 			in->taken = backward ^ (bo & 1);
 		}
+		if (p == 18 || p == 16) {	/* b, bc: AA gives an absolute target */
+			int64_t d = p == 18 ? (int32_t)(op << 6) >> 6 & ~3 : (int16_t)(op & 0xfffc);
+
+			in->flow = FLOW_TARGET;
+			in->target = (op & 2 ? 0 : in->vaddr) + (uint64_t)d;
+			in->target &= 0xffffffffu;
+		} else if (p == 19 && (xo == 16 || xo == 528 || xo == 50 || xo == 51)) {
+			in->flow = FLOW_ANY;
+		} else if (p == 17) {
+			in->flow = FLOW_TRAP;
+		}
+		in->rfi = p == 19 && (xo == 50 || xo == 51);
 		in->unseen = is_unseen(op);
 		in->sync = p == 17 || (p == 19 && (xo == 150 || xo == 50 || xo == 51));
 		if (p == 31 && xo == 444 && !(op & 1) && bits(op, 6, 10) == bits(op, 11, 15) &&
