@@ -111,7 +111,7 @@ $(OUT)/version.h: FORCE
 # A probe includes only the probes' headers of include/ (or the C
 # library's): -Iinclude alone would still let "../arch/x.h" or the boot
 # layer's headers through, so the names are checked too.
-PROBE_HEADERS := probe.h mmu.h args.h guess.h sort.h proc.h
+PROBE_HEADERS := probe.h mmu.h args.h guess.h sort.h proc.h mark.h
 PROBE_INCLUDES = bad=$$(sed -n 's/^[[:space:]]*\#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' $(1) | \
 		 while read h; do case " $(PROBE_HEADERS) " in *" $$h "*) ;; *) echo "$$h" ;; esac; done); \
 	[ -z "$$bad" ] || { echo "$(1): includes $$bad: a probe sees only include/{$(PROBE_HEADERS)} of the headers here" >&2; exit 1; }
@@ -220,7 +220,8 @@ endif
 FORCE:
 
 tools: $(BUILD)/tools/logcheck $(BUILD)/tools/console $(BUILD)/tools/mmuguess $(BUILD)/tools/cachesim \
-	$(BUILD)/tools/pagechase $(BUILD)/tools/mmureport $(BUILD)/tools/cpuiddecode
+	$(BUILD)/tools/pagechase $(BUILD)/tools/mmureport $(BUILD)/tools/cpuiddecode \
+	$(BUILD)/tools/mmuplugin.so $(BUILD)/tools/cachetest $(BUILD)/tools/plugintest
 
 # Host programs.  The result format is lib/'s (include/result_line.h): the
 # line check (linecheck.c) and the parser (result_parse.c) the tools share,
@@ -292,6 +293,22 @@ $(BUILD)/tools/cpuiddecode: tools/cpuiddecode.c $(CPUID_SRCS) arch/x86/cpuid.h i
 	@mkdir -p $(dir $@)
 	$(Q)cc $(HOST_CFLAGS) -o $@ tools/cpuiddecode.c $(CPUID_SRCS)
 
+# mmuplugin.so: the QEMU TCG plugin that models the 405GP's caches, shadow
+# TLBs and cycles (doc/modelled-time.md).  Hidden symbols: QEMU's own
+# (its cache_init) would otherwise bind in place of the plugin's.
+# cachetest drives its cache model, plugintest its install() (test_plugin.py).
+PLUGIN_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes -Itools/plugin
+PLUGIN_HDRS := tools/plugin/cache.h tools/plugin/qemu_plugin_api.h
+$(BUILD)/tools/mmuplugin.so: tools/plugin/mmuplugin.c tools/plugin/cache.c $(PLUGIN_HDRS)
+	@mkdir -p $(dir $@)
+	$(Q)cc $(PLUGIN_CFLAGS) -shared -fPIC -fvisibility=hidden -o $@ tools/plugin/mmuplugin.c tools/plugin/cache.c
+$(BUILD)/tools/cachetest: tools/plugin/cachetest.c tools/plugin/cache.c $(PLUGIN_HDRS)
+	@mkdir -p $(dir $@)
+	$(Q)cc $(PLUGIN_CFLAGS) -o $@ tools/plugin/cachetest.c tools/plugin/cache.c
+$(BUILD)/tools/plugintest: tools/plugin/plugintest.c $(PLUGIN_HDRS)
+	@mkdir -p $(dir $@)
+	$(Q)cc $(PLUGIN_CFLAGS) -rdynamic -o $@ tools/plugin/plugintest.c -ldl
+
 $(BUILD)/tools/pagechase: tools/pagechase.c
 	@mkdir -p $(dir $@)
 	$(Q)cc -std=gnu11 -O2 -Wall -Wextra -Wmissing-prototypes -o $@ tools/pagechase.c
@@ -301,7 +318,8 @@ $(BUILD)/tools/pagechase: tools/pagechase.c
 # (target C, linked where QEMU -kernel loads it); the e500 stand-in for a
 # Freescale U-Boot on QEMU's ppce500; and arch code built for the host to
 # run on given registers (the 405GP's clocks, CPUID's TSC leaves).
-SHIMS := $(addprefix $(BUILD)/shims/,ppc405-loader.elf e500-uboot.elf ppc405-clocks-host i386-tsc-host)
+SHIMS := $(addprefix $(BUILD)/shims/,ppc405-loader.elf e500-uboot.elf ppc405-clocks-host i386-tsc-host \
+	plugin-guest.elf)
 shims: $(SHIMS)
 
 SHIM_405_CFLAGS := -mcpu=405 -msoft-float -O2 -Wall -ffreestanding -fno-pic -mno-relocatable
@@ -312,6 +330,12 @@ $(SHIM_405_OBJS): $(BUILD)/shims/obj/%.o: selftest/shims/%.c
 $(BUILD)/shims/ppc405-loader.elf: $(SHIM_405_OBJS)
 	$(Q)powerpc-linux-gnu-gcc $(SHIM_405_CFLAGS) -nostdlib -static -Wl,-Ttext=0x100000 -Wl,-e,_start \
 		-Wl,--build-id=none -o $@ $(SHIM_405_OBJS)
+
+# A guest of hand-known accesses for the 405GP model (test_plugin.py).
+$(BUILD)/shims/plugin-guest.elf: selftest/shims/plugin-guest.S
+	@mkdir -p $(dir $@)
+	$(Q)powerpc-linux-gnu-gcc -mcpu=405 -nostdlib -static -Wl,-Ttext=0x100000 -Wl,-e,_start \
+		-Wl,--build-id=none -o $@ $<
 
 # The e500 stand-in at 80 MiB: QEMU's own boot puts its device tree 24 MiB
 # past the ELF's end, which must stay inside the default 128 MiB.
@@ -374,9 +398,9 @@ help:
 	@echo 'Targets:'
 	@echo '  all (default)   every board: build/<board>/mmubench.{elf,bin,uimg}, boot.scr.uimg'
 	@echo '  walnut ref405ep pc ppce500 sandbox   one board (the same as BOARD=<name>)'
-	@echo '  tools           host programs: build/tools/{logcheck,console,mmuguess,cachesim,pagechase,mmureport,cpuiddecode}'
+	@echo '  tools           host programs: build/tools/{logcheck,console,mmuguess,cachesim,pagechase,mmureport,cpuiddecode,mmuplugin.so,cachetest,plugintest}'
 	@echo '  fuzz            libFuzzer targets: build/fuzz/{fuzz_report,fuzz_args} (clang)'
-	@echo '  shims           the tests'"'"' stand-ins (selftest/shims/): build/shims/{ppc405-loader.elf,e500-uboot.elf,ppc405-clocks-host,i386-tsc-host}'
+	@echo '  shims           the tests'"'"' stand-ins (selftest/shims/): build/shims/{ppc405-loader.elf,e500-uboot.elf,ppc405-clocks-host,i386-tsc-host,plugin-guest.elf}'
 	@echo '  netboot         BOARD=<name>: a TFTP root in build/<name>/tftp'
 	@echo '  bootscr         BOARD=<name>: the U-Boot boot script only'
 	@echo '  probe-check     BOARD=<name> PROBE=tests/x.c: compile one probe as tests/ is'

@@ -10,7 +10,7 @@ import pytest
 from conftest import TOP
 
 SCRIPTS = ["run-qemu", "run-suite", "supervise", "bench", "sandbox-sizes", "install-deps",
-           "build-newlib", "suite-progress"]
+           "build-newlib", "suite-progress", "model-summary"]
 PROGRAMS = ["console", "mmuguess", "logcheck", "pagechase", "cpuiddecode", "mmureport",
             "mmureport-core"]
 # What starting something would run first: each stands in on PATH, notes its

@@ -13,10 +13,13 @@
  * that is the harness's limit, not a failure: the in-cache figures and
  * whatever size fits are measured, with no headline and a diagnostic.
  * Each figure is one pass over the buffer timed by probe_measure (median
- * of 5 runs, spread). */
+ * of 5 runs, spread).  Each loop lies between region markers (mark.h) for
+ * the modelled-time plugin, outside the timed span: the figures do not
+ * count them, the plugin's region holds the two timer reads. */
 #include <stdio.h>
 #include <string.h>
 #include "probe.h"
+#include "mark.h"
 
 #define QUICK_MAX	(8u << 20)	/* quick: the largest buffer */
 #define DST_SKEW	(4096 + 576)	/* see bw_run */
@@ -25,6 +28,7 @@
 struct buf {
 	uint32_t *src, *dst;
 	size_t bytes;
+	int translated;			/* for the region markers (mark.h) */
 };
 
 static volatile uint32_t sink;
@@ -32,44 +36,58 @@ static volatile uint32_t sink;
 NO_MEMCPY static uint64_t rd(void *arg, uint32_t n)
 {
 	const struct buf *b = arg;
-	uint64_t t0 = probe_ticks();
+	uint64_t t0;
 	uint32_t sum = 0;
 
+	MARK_BEGIN(MARK_BW_RD, b->translated);
+	t0 = probe_ticks();
 	while (n--)
 		for (const uint32_t *p = b->src, *e = p + b->bytes / 4; p < e; p += 8)
 			sum += p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6] + p[7];
+	t0 = probe_ticks() - t0;
+	MARK_END(MARK_BW_RD);
 	sink = sum;			/* keep the loads */
-	return probe_ticks() - t0;
+	return t0;
 }
 
 NO_MEMCPY static uint64_t wr(void *arg, uint32_t n)
 {
 	const struct buf *b = arg;
-	uint64_t t0 = probe_ticks();
+	uint64_t t0;
 
+	MARK_BEGIN(MARK_BW_WR, b->translated);
+	t0 = probe_ticks();
 	while (n--)
 		for (uint32_t *p = b->dst, *e = p + b->bytes / 4; p < e; p += 8) {
 			p[0] = 1; p[1] = 1; p[2] = 1; p[3] = 1;
 			p[4] = 1; p[5] = 1; p[6] = 1; p[7] = 1;
 		}
-	return probe_ticks() - t0;
+	t0 = probe_ticks() - t0;
+	MARK_END(MARK_BW_WR);
+	return t0;
 }
 
 NO_MEMCPY static uint64_t cp_libc(void *arg, uint32_t n)
 {
 	const struct buf *b = arg;
-	uint64_t t0 = probe_ticks();
+	uint64_t t0;
 
+	MARK_BEGIN(MARK_BW_CP_LIBC, b->translated);
+	t0 = probe_ticks();
 	while (n--)
 		memcpy(b->dst, b->src, b->bytes);
-	return probe_ticks() - t0;
+	t0 = probe_ticks() - t0;
+	MARK_END(MARK_BW_CP_LIBC);
+	return t0;
 }
 
 NO_MEMCPY static uint64_t cp_hand(void *arg, uint32_t n)
 {
 	const struct buf *b = arg;
-	uint64_t t0 = probe_ticks();
+	uint64_t t0;
 
+	MARK_BEGIN(MARK_BW_CP_HAND, b->translated);
+	t0 = probe_ticks();
 	while (n--) {
 		const uint32_t *s = b->src, *e = s + b->bytes / 4;
 		for (uint32_t *d = b->dst; s < e; s += 8, d += 8) {
@@ -77,7 +95,9 @@ NO_MEMCPY static uint64_t cp_hand(void *arg, uint32_t n)
 			d[4] = s[4]; d[5] = s[5]; d[6] = s[6]; d[7] = s[7];
 		}
 	}
-	return probe_ticks() - t0;
+	t0 = probe_ticks() - t0;
+	MARK_END(MARK_BW_CP_HAND);
+	return t0;
 }
 
 /* LMbench 2.0's frd, fwr and fcp, as gcc -O builds them: blocks of 128
@@ -101,41 +121,53 @@ NO_MEMCPY static uint64_t cp_hand(void *arg, uint32_t n)
 NO_MEMCPY static uint64_t frd(void *arg, uint32_t n)
 {
 	const struct buf *b = arg;
-	uint64_t t0 = probe_ticks();
+	uint64_t t0;
 	uint32_t sum = 0;
 
+	MARK_BEGIN(MARK_BW_FRD, b->translated);
+	t0 = probe_ticks();
 	while (n--)
 		for (const volatile uint32_t *p = b->src, *e = p + b->bytes / 4; p < e; p += BLOCK) {
 			UP32(SUM, 0) UP32(SUM, 32) UP32(SUM, 64) UP32(SUM, 96)
 		}
+	t0 = probe_ticks() - t0;
+	MARK_END(MARK_BW_FRD);
 	sink = sum;
-	return probe_ticks() - t0;
+	return t0;
 }
 
 NO_MEMCPY static uint64_t fwr(void *arg, uint32_t n)
 {
 	const struct buf *b = arg;
-	uint64_t t0 = probe_ticks();
+	uint64_t t0;
 
+	MARK_BEGIN(MARK_BW_FWR, b->translated);
+	t0 = probe_ticks();
 	while (n--)
 		for (volatile uint32_t *p = b->dst, *e = p + b->bytes / 4; p < e; p += BLOCK) {
 			DN32(STORE, 96) DN32(STORE, 64) DN32(STORE, 32) DN32(STORE, 0)
 		}
-	return probe_ticks() - t0;
+	t0 = probe_ticks() - t0;
+	MARK_END(MARK_BW_FWR);
+	return t0;
 }
 
 NO_MEMCPY static uint64_t fcp(void *arg, uint32_t n)
 {
 	const struct buf *b = arg;
-	uint64_t t0 = probe_ticks();
+	uint64_t t0;
 
+	MARK_BEGIN(MARK_BW_FCP, b->translated);
+	t0 = probe_ticks();
 	while (n--) {
 		const volatile uint32_t *s = b->src, *e = s + b->bytes / 4;
 		for (volatile uint32_t *d = b->dst; s < e; s += BLOCK, d += BLOCK) {
 			UP32(COPY, 0) UP32(COPY, 32) UP32(COPY, 64) UP32(COPY, 96)
 		}
 	}
-	return probe_ticks() - t0;
+	t0 = probe_ticks() - t0;
+	MARK_END(MARK_BW_FCP);
+	return t0;
 }
 
 static const struct column {
@@ -199,6 +231,7 @@ static int bw_run(struct probe_ctx *ctx)
 		b.dst = (uint32_t *)((uintptr_t)b.dst + DST_SKEW);
 	if (!b.src || !b.dst)
 		return probe_fail(ctx, "no room for two %lu KiB buffers", (unsigned long)sizes[1] >> 10);
+	b.translated = mmu_translated(ctx->mode);
 	memset(b.src, 0x5a, sizes[1]);
 	memset(b.dst, 0, sizes[1]);
 
