@@ -186,30 +186,38 @@ def lat_mmap_iteration(img, pool, touches=LAT_TOUCHES):
     return s
 
 
-def round_robin_lat_mmap(seq, slots, kernel, warm=32, counted=64):
-    """The 405's round robin (test_sched's) over lat_counts' loop: the mean
-    of 64 counted lat_mmaps to the nearest, (kernel D, kernel I, all D,
-    all I), for every start of the victim; tlbwe on munmap empties a slot
-    and the victim moves on."""
-    out = set()
-    for start in range(slots):
-        tlb, victim, n = [None] * slots, start, dict.fromkeys(("D", "I", "kD", "kI"), 0)
-        for it in range(warm + counted):
-            on = False
-            for op, e in seq:
-                if op == "win":
-                    on = e and it >= warm
-                elif op == "drop":
-                    tlb = [None if x == e else x for x in tlb]
-                elif op == "fault":
-                    n["D"] += on and e not in tlb
-                elif e not in tlb:
-                    tlb[victim], victim = e, (victim - 1) % slots
-                    if on:
-                        n[op] += 1
-                        n["k" + op] += e in kernel
-        out.add(tuple((n[c] + counted // 2) // counted for c in ("kD", "kI", "D", "I")))
-    return out
+def replay(seq, slots, start, step, kernel, warm=32, counted=64):
+    """lat_counts' loop through `slots` entries replaced in turn (the
+    victim moving by `step`: the 405's counts down, each e500 set's up); a
+    hit changes nothing; tlbwe on munmap empties a slot and the victim
+    moves on.  The sums over the counted lat_mmaps: {D, I, kD, kI}."""
+    tlb, victim, n = [None] * slots, start, dict.fromkeys(("D", "I", "kD", "kI"), 0)
+    for it in range(warm + counted):
+        on = False
+        for op, e in seq:
+            if op == "win":
+                on = e and it >= warm
+            elif op == "drop":
+                tlb = [None if x == e else x for x in tlb]
+            elif op == "fault":
+                n["D"] += on and e not in tlb
+            elif e not in tlb:
+                tlb[victim], victim = e, (victim + step) % slots
+                if on:
+                    n[op] += 1
+                    n["k" + op] += e in kernel
+    return n
+
+
+def mean(sums, counted=64):
+    """(kernel D, kernel I, all D, all I) a lat_mmap: the mean, to the nearest."""
+    return tuple((sums[c] + counted // 2) // counted for c in ("kD", "kI", "D", "I"))
+
+
+def round_robin_lat_mmap(seq, slots, kernel):
+    """The 405's round robin over lat_counts' loop, for every start of the
+    victim: a set of means."""
+    return {mean(replay(seq, slots, start, -1, kernel)) for start in range(slots)}
 
 
 def test_ppc405_lat_mmap_from_the_model(ppc405):
@@ -238,39 +246,23 @@ def test_ppc405_lat_mmap_from_the_model(ppc405):
         assert got == model.pop(), (mode, got)
 
 
-def per_set_lat_mmap(seq, set_of, ways=4, warm=32, counted=64):
+def per_set_lat_mmap(seq, set_of, ways=4):
     """The e500's TLB0 over the same loop: each set its own round robin
     (the victim counting up), set_of(entry) its set or None where TLB1
     maps it; sets are independent, each run from each victim start.  The
-    mean of 64 to the nearest of the sums: (kernel D, kernel I, all D,
-    all I), for the lowest and the highest starts."""
+    means of the sums for the lowest and the highest starts."""
     sets = {}
     for op, e in seq:
         if op != "win" and set_of(e) is not None:
             sets.setdefault(set_of(e), []).append((op, e))
-    lo, hi = [0] * 4, [0] * 4
-    for s, acc in sets.items():
-        got = []
-        for start in range(ways):
-            tlb, victim, n = [None] * ways, start, dict.fromkeys(("D", "I", "kD", "kI"), 0)
-            for it in range(warm + counted):
-                on = False
-                for op, e in [x for x in seq if x[0] == "win" or x in acc]:
-                    if op == "win":
-                        on = e and it >= warm
-                    elif op == "drop":
-                        tlb = [None if x == e else x for x in tlb]
-                    elif op == "fault":
-                        n["D"] += on and e not in tlb
-                    elif e not in tlb:
-                        tlb[victim], victim = e, (victim + 1) % ways
-                        if on:
-                            n[op] += 1
-                            n["k" + op] += e == "T"
-            got.append([n[c] for c in ("kD", "kI", "D", "I")])
-        lo = [a + min(g[i] for g in got) for i, a in enumerate(lo)]
-        hi = [a + max(g[i] for g in got) for i, a in enumerate(hi)]
-    return {tuple((x + counted // 2) // counted for x in v) for v in (lo, hi)}
+    lo, hi = dict.fromkeys(("D", "I", "kD", "kI"), 0), dict.fromkeys(("D", "I", "kD", "kI"), 0)
+    for acc in sets.values():
+        mine = [x for x in seq if x[0] == "win" or x in acc]
+        got = [replay(mine, ways, start, 1, {"T"}) for start in range(ways)]
+        for c in lo:
+            lo[c] += min(g[c] for g in got)
+            hi[c] += max(g[c] for g in got)
+    return {mean(lo), mean(hi)}
 
 
 def test_ppce500_lat_mmap_from_the_model(e500):
