@@ -1,5 +1,5 @@
-/* mmuplugin: a QEMU TCG plugin that gives the emulated PPC405GP modelled
- * time.  QEMU emulates no cache, no shadow TLB and no cycle timing (-icount
+/* mmuplugin: a QEMU TCG plugin that gives the emulated PPC405GP and
+ * e500v2 modelled time.  QEMU emulates no cache, no shadow TLB and no cycle timing (-icount
  * counts instructions); this plugin sees every executed instruction and
  * memory access and runs them through a model of the core built from its
  * manuals (each parameter below cites its section), then writes, for every
@@ -7,9 +7,9 @@
  * shadow-TLB misses and the modelled cycles.
  *
  *   qemu-system-ppc ... -plugin build/tools/mmuplugin.so,core=405gp,out=FILE
+ *   (core=e500v2 for -M ppce500 -cpu e500v2)
  *
- * Manuals: [UM] PPC405 Core User's Manual (IBM SA14-2339-04); [GP]
- * PPC405GP Embedded Processor User's Manual (IBM).  What cannot be known
+ * The manuals are named beside each core's parameters.  What cannot be known
  * from here (no guest register is readable in QEMU 7.2's plugin API) is an
  * assumption, said where it is made and in doc/modelled-time.md. */
 #include <stdio.h>
@@ -20,44 +20,132 @@
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_API_KNOWN;
 
-/* The 405GP as the Walnut has it. */
-#define ICACHE_BYTES	(16u << 10)	/* [GP] 4.1, [UM] 4: 16 KB I-cache, two-way */
-#define DCACHE_BYTES	(8u << 10)	/* [UM] 4 (PPC405B3 core): 8 KB D-cache, two-way */
-#define CACHE_WAYS	2		/* [UM] 4.1: two-way set-associative, LRU ([GP] 4.1) */
-#define CACHE_LINE	32		/* [UM] 4.1: lines of eight words */
-/* [UM] 4.3.2 DCU write strategies: write-back where TLB W = 0 or, translation
- * off, DCWR = 0; the image writes DCWR 0 (arch/ppc405/cache.c) and maps RAM
- * with W = 0.  [UM] 4.3.3: CCR0[SWOA] = 0, store misses fill the line; the
- * image clears SWOA (arch/ppc405/cache.c, ccr0_init). */
-#define DCACHE_WB	1
-#define DCACHE_SWOA	0
-#define ITLB_ENTRIES	4		/* [UM] 7.3.3: four-entry fully associative ITLB */
-#define DTLB_ENTRIES	8		/* [UM] 7.3.4: eight-entry fully associative DTLB */
-#define ITLB_MISS	4		/* [UM] 7.3.3.1: ITLB miss, UTLB hit: four cycles */
-#define DTLB_MISS	3		/* [UM] 7.3.4.1: DTLB miss, UTLB hit: three cycles */
-#define PAGE_SHIFT	12		/* assumed: 4 KiB pages (the plugin cannot read the TLB's SIZE) */
-/* [UM] C.2.1: every instruction one cycle on cache hits, except: */
-#define DIV_CYCLES	35		/* divides: 35 cycles */
-#define MUL_CYCLES	5		/* multiplies 1 to 5 cycles by operand size (C.2.3,
-					   Table C-2, not read here): the bound, unconfirmed */
-#define CACHEOP_CYCLES	2		/* a data cache control instruction in isolation: 2 */
-#define LOAD_USE	1		/* [UM] C.2.4: a load followed at once by a use of its
-					   target: one more cycle (operand forwarding on) */
-#define MISPREDICT	2		/* [UM] C.2.2: a mispredicted branch takes 2 or 3 cycles:
-					   the 2 (one instruction between it and its condition) */
-/* The line fill.  Walnut: core 200 MHz, PLB (and SDRAM) 100 MHz.  SDRAM
- * timing: [GP] SDRAM0_TR's fields as a U-Boot example for a 405GP sets
- * them (CASL 2 clocks, LDF leadoff 2 clocks; Embedded Linux Primer, Table
- * D-3); a 32-byte line over the 405GP's 32-bit SDRAM bus is 8 beats (the
- * width from the 405GP data sheet, unconfirmed here).  PLB arbitration and
- * the controller's own cycles are not modelled: unknown. */
-#define CORE_PER_PLB	2
-#define SDRAM_LDF	2
-#define SDRAM_CASL	2
-#define SDRAM_BEATS	(CACHE_LINE / 4)
-#define FILL_CYCLES	((SDRAM_LDF + SDRAM_CASL + SDRAM_BEATS) * CORE_PER_PLB)
-#define WRITEBACK_CYCLES ((SDRAM_LDF + SDRAM_BEATS) * CORE_PER_PLB)
+/* A core's model: every parameter a manual's (cited where it is set,
+ * below), the per-core behaviour explicit here rather than in the code. */
+struct core {
+	const char *name, *clock;	/* clock: what the header says of the memory's */
+	uint32_t icache, dcache, ways, line, repl;
+	int write_back, store_allocate;	/* the D-cache's, as the image sets it up */
+	uint32_t fill, writeback;	/* core cycles: a line read in, a dirty one written out */
+	uint32_t itlb_miss, dtlb_miss;	/* a shadow (L1) TLB miss that hits the UTLB (L2 MMU) */
+	uint32_t div, mul, cacheop, load_use, mispredict;
+	unsigned itlb, dtlb;		/* 405: shadow TLB entries; 0: the e500's L1 MMU */
+	unsigned vsp, tlb4k, tlb4k_ways;	/* the e500's L1 MMU, each side */
+	unsigned real_page_shift;	/* 0: real mode translates nothing; else its one page */
+	int exc_untranslated;		/* an interrupt turns translation off (405) */
+	int dynamic_bp;			/* a 2-bit counter a branch (e500) vs static (405) */
+	int (*flushes)(uint32_t op);	/* the instructions that empty the shadow TLBs */
+};
 
+static uint32_t bits(uint32_t op, int from, int to)	/* IBM numbering: bit 0 the MSB */
+{
+	return (op >> (31 - to)) & ((1u << (to - from + 1)) - 1);
+}
+
+static uint32_t spr_of(uint32_t op)			/* mtspr/mfspr's SPR field, halves swapped */
+{
+	return bits(op, 16, 20) << 5 | bits(op, 11, 15);
+}
+
+/* [UM] 7.3.5: isync, sc, rfi and rfci empty the 405's shadow TLBs. */
+static int flushes_405(uint32_t op)
+{
+	uint32_t p = op >> 26, xo = bits(op, 21, 30);
+
+	return p == 17 || (p == 19 && (xo == 150 || xo == 50 || xo == 51));
+}
+
+/* E500CORERM 12.3.3: the L1 TLBs are kept a subset of the L2 MMU by
+ * hardware; a PID change invalidates them.  Here: tlbivax and a write of
+ * PID0-2 or MMUCSR0 (flash invalidation) empty them whole.  A tlbwe's
+ * invalidation of the entry it overwrites is not modelled (the plugin
+ * cannot read MAS0-2).  Interrupts and isync leave them. */
+static int flushes_e500(uint32_t op)
+{
+	uint32_t p = op >> 26, xo = bits(op, 21, 30), spr = spr_of(op);
+
+	return p == 31 && (xo == 786 || (xo == 467 && (spr == 48 || spr == 633 || spr == 634 || spr == 1012)));
+}
+
+/* The 405GP as the Walnut has it.  Manuals: [UM] PPC405 Core User's Manual
+ * (IBM SA14-2339-04); [GP] PPC405GP Embedded Processor User's Manual.
+ * The line fill: core 200 MHz, PLB and SDRAM 100 MHz (2 core cycles a PLB
+ * cycle); SDRAM0_TR as a U-Boot example for a 405GP sets it (CASL 2, LDF
+ * leadoff 2 clocks; Embedded Linux Primer, Table D-3); a 32-byte line over
+ * the 32-bit SDRAM bus is 8 beats (the width from the 405GP data sheet,
+ * unconfirmed here).  PLB arbitration and the controller's own cycles are
+ * not modelled: unknown. */
+#define PLB_LDF		2
+#define PLB_CASL	2
+#define PLB_BEATS	8
+static const struct core ppc405gp = {
+	.name = "405gp", .clock = "2 core cycles a PLB cycle",
+	.icache = 16u << 10,		/* [GP] 4.1, [UM] 4: 16 KB I-cache, two-way */
+	.dcache = 8u << 10,		/* [UM] 4 (PPC405B3 core): 8 KB D-cache, two-way */
+	.ways = 2, .repl = CACHE_LRU,	/* [UM] 4.1: two-way, LRU ([GP] 4.1) */
+	.line = 32,			/* [UM] 4.1: lines of eight words */
+	/* [UM] 4.3.2: write-back where TLB W = 0 or, untranslated, DCWR = 0;
+	 * the image writes DCWR 0 (arch/ppc405/cache.c) and maps RAM W = 0.
+	 * [UM] 4.3.3: CCR0[SWOA] = 0, store misses fill; the image clears it. */
+	.write_back = 1, .store_allocate = 1,
+	.fill = (PLB_LDF + PLB_CASL + PLB_BEATS) * 2,
+	.writeback = (PLB_LDF + PLB_BEATS) * 2,
+	.itlb = 4, .itlb_miss = 4,	/* [UM] 7.3.3, 7.3.3.1: four entries; UTLB hit 4 cycles */
+	.dtlb = 8, .dtlb_miss = 3,	/* [UM] 7.3.4, 7.3.4.1: eight entries; UTLB hit 3 cycles */
+	/* [UM] C.2.1: every instruction one cycle on cache hits, except: */
+	.div = 35,			/* divides: 35 cycles */
+	.mul = 5,			/* 1 to 5 by operand size (C.2.3, Table C-2, not
+					   read here): the bound, unconfirmed */
+	.cacheop = 2,			/* a data cache control instruction: 2 */
+	.load_use = 1,			/* C.2.4: a use right after the load, forwarding on */
+	.mispredict = 2,		/* C.2.2: 2 or 3 cycles: the 2 */
+	.exc_untranslated = 1,		/* [UM] 5 (e.g. Table 5-8): MSR[IR, DR] cleared */
+	.flushes = flushes_405,
+};
+
+/* The e500v2 as an MPC8544-like part would have it.  [CRM]: PowerPC e500
+ * Core Family Reference Manual (E500CORERM Rev. 1).  QEMU's ppce500 is no
+ * real board: its memory is assumed to be an 800 MHz core's over a
+ * 400 MHz CCB and DDR2-400 (200 MHz: 4 core cycles a DDR clock), JEDEC
+ * DDR2-400 3-3-3 timing (CL 3, tRCD 3); a 32-byte line is 4 beats of the
+ * 64-bit bus, 2 clocks.  An MPC8544's 256 KiB L2, its DDR controller's and
+ * the CCB's own cycles are not modelled: unknown; the fills are a lower
+ * bound.  A write-back: tRCD, the write latency CL - 1, the beats. */
+#define DDR_CORE	4
+#define DDR_CL		3
+#define DDR_RCD		3
+#define DDR_CLOCKS	2
+static const struct core e500v2 = {
+	.name = "e500v2", .clock = "4 core cycles a DDR clock",
+	.icache = 32u << 10,		/* [CRM] 11.1: 32 KB I and D caches, 8-way */
+	.dcache = 32u << 10,
+	.ways = 8, .line = 32,		/* [CRM] 11.2: 128 sets of 8 lines of 32 bytes */
+	.repl = CACHE_PLRU,		/* [CRM] 11.6.2.1, Table 11-8: 7-bit tree PLRU */
+	.write_back = 1,		/* [CRM] 11.6.2: write-back pages (the image's W = 0) */
+	.store_allocate = 1,		/* ... whose store misses allocate the line */
+	.fill = (DDR_RCD + DDR_CL + DDR_CLOCKS) * DDR_CORE,
+	.writeback = (DDR_RCD + DDR_CL - 1 + DDR_CLOCKS) * DDR_CORE,
+	.vsp = 4, .tlb4k = 64,		/* [CRM] 12.3.1: I and D each a 4-entry fully */
+	.tlb4k_ways = 4,		/* associative L1VSP, a 64-entry 4-way L1TLB4K;
+					   refilled from the L2 MMU by true LRU (1.9.1) */
+	.itlb_miss = 5, .dtlb_miss = 5,	/* [CRM] 12.3 gives no cycles for an L1 MMU miss
+					   that hits the L2 MMU: assumed 5 */
+	.mul = 4,			/* [CRM] 4 (instruction latencies, as recalled,
+					   unconfirmed here): mullw 4 cycles */
+	.div = 35,			/* divw: 4, 11, 19 or 35 by operand (as recalled): the bound */
+	.cacheop = 1,			/* none given for dcbf and kin here: one cycle */
+	.load_use = 2,			/* [CRM] 4.4.4: loads have a 3-cycle latency */
+	.mispredict = 5,		/* [CRM] 4.3 (as recalled): fetch to branch
+					   execute, assumed 5 cycles refetch */
+	.real_page_shift = 28,		/* real mode is one TLB1 entry over RAM: one page */
+	.dynamic_bp = 1,		/* [CRM] 4.1: BTB prediction, BO hints unused */
+	.flushes = flushes_e500,
+};
+
+static const struct core *const cores[] = { &ppc405gp, &e500v2 };
+static const struct core *core;
+
+#define PAGE_SHIFT	12		/* assumed: 4 KiB pages (the plugin cannot read the TLB's SIZE) */
 #define MAX_REGIONS	100		/* ids 0..99: two marker digits */
 
 /* What the translation found out about one instruction. */
@@ -65,8 +153,8 @@ struct insn {
 	uint64_t vaddr;
 	uint32_t cycles;		/* its static cost, load-use stall included */
 	uint8_t branch;			/* 1 conditional: predicted taken in `taken` */
-	uint8_t taken;
-	uint8_t sync;			/* context synchronizing: flushes the shadow TLBs */
+	uint8_t taken;			/* static prediction (405) */
+	uint8_t sync;			/* empties the shadow TLBs (the core's flushes()) */
 	uint8_t unseen;			/* accesses memory through a QEMU helper (below) */
 	int8_t mark;			/* -1; else the register N of `or N,N,N` */
 	uint8_t flow;			/* FLOW_*: where the next instruction may be */
@@ -83,26 +171,23 @@ struct counts {		/* all uint64_t: diff() and add() walk them as an array */
 };
 
 static struct cache icache, dcache;
-static struct stlb itlb, dtlb;
+static struct stlb stlb[2];		/* 405: ITLB, DTLB */
+static struct l1mmu l1mmu[2];		/* e500: the instruction and the data L1 MMU */
 static struct counts now;
 static FILE *out;
 static char out_name[512];
 /* Branch resolution, markers and regions: one vCPU (refused otherwise). */
-static int pend_branch, pend_taken;
-static uint64_t pend_vaddr, last_iline = ~0ull, last_ipage = ~0ull;
+static const struct insn *pend_branch;	/* a conditional branch not yet resolved */
+static int pend_taken;			/* its prediction */
+static uint64_t last_iline = ~0ull, last_ipage = ~0ull;
 static int xlate;			/* inside a region marked as translated */
-static int in_exc;			/* in an interrupt handler: translation off */
+static int in_exc;			/* in an interrupt handler: translation off (405) */
 static const struct insn *last_in;	/* the instruction executed before */
 static int mk_kind, mk_digits, mk_val;	/* a marker being read */
 static int open_id = -1, open_xlate;
 static struct counts open_at;
 static uint64_t entries[MAX_REGIONS], bad_marks;
 static struct counts total[MAX_REGIONS];
-
-static uint32_t bits(uint32_t op, int from, int to)	/* IBM numbering: bit 0 the MSB */
-{
-	return (op >> (31 - to)) & ((1u << (to - from + 1)) - 1);
-}
 
 static int is_load(uint32_t op)
 {
@@ -160,22 +245,74 @@ static uint32_t static_cycles(uint32_t op)
 	uint32_t p = op >> 26, xo = bits(op, 21, 30), xo9 = bits(op, 22, 30);
 
 	if (p == 31 && (xo9 == 491 || xo9 == 459))
-		return DIV_CYCLES;
+		return core->div;
 	if (p == 7 || (p == 31 && (xo9 == 235 || xo9 == 75 || xo9 == 11)))
-		return MUL_CYCLES;
+		return core->mul;
 	if (p == 31 && (xo == 1014 || xo == 86 || xo == 470 || xo == 54 || xo == 278 || xo == 246 ||
 			xo == 454 || xo == 982 || xo == 966 || xo == 758))
-		return CACHEOP_CYCLES;
-	if (p == 46 || p == 47)			/* lmw, stmw: one cycle a word (C.2.1) */
+		return core->cacheop;
+	if (p == 46 || p == 47)			/* lmw, stmw: one cycle a word ([UM] C.2.1; the
+						   e500's taken as the same) */
 		return 32 - bits(op, 6, 10);
 	return 1;
 }
 
 static void flush_shadow(void)
 {
-	stlb_flush(&itlb);
-	stlb_flush(&dtlb);
+	for (int side = 0; side < 2; side++) {
+		stlb_flush(&stlb[side]);
+		l1mmu_flush(&l1mmu[side]);
+	}
 	last_ipage = ~0ull;
+}
+
+/* Whether the shadow TLBs are in use: the 405's in translated regions
+ * outside its handlers, the e500's always (real mode: one large page). */
+static int translating(void)
+{
+	return (xlate || core->real_page_shift) && !in_exc;
+}
+
+/* A shadow-TLB lookup (side 0 instructions, 1 data): its miss cost, or 0. */
+static uint32_t shadow_miss(int side, uint64_t vaddr)
+{
+	unsigned shift = xlate ? PAGE_SHIFT : core->real_page_shift;
+	int hit;
+
+	hit = core->itlb ? stlb_lookup(&stlb[side], vaddr >> shift) : l1mmu_lookup(&l1mmu[side], vaddr, shift);
+	if (hit)
+		return 0;
+	if (side)
+		now.dtlbm++;
+	else
+		now.itlbm++;
+	return side ? core->dtlb_miss : core->itlb_miss;
+}
+
+/* The e500's BTB ([CRM] 4.1: dynamic prediction, 512 entries) taken as
+ * 512 two-bit counters indexed by the branch's address (its 4 ways and
+ * tags not modelled), from weakly not taken: a branch not in the BTB is
+ * not predicted taken.  Kept by address, not per translated block, since
+ * QEMU may translate one branch into several blocks. */
+#define BTB_ENTRIES	512
+static uint8_t btb[BTB_ENTRIES];
+
+static uint8_t *counter_of(uint64_t vaddr)
+{
+	return &btb[(vaddr >> 2) % BTB_ENTRIES];
+}
+
+/* A resolved conditional branch: a misprediction costs the core's cycles. */
+static void resolve(const struct insn *b, int taken)
+{
+	uint8_t *c = counter_of(b->vaddr);
+
+	if (taken != pend_taken)
+		now.cycles += core->mispredict;
+	if (taken && *c < 3)
+		(*c)++;
+	else if (!taken && *c)
+		(*c)--;
 }
 
 static void print_counts(FILE *f, const struct counts *c)
@@ -219,6 +356,7 @@ static void marker(int kind, int id)
 		open_id = id;
 		open_xlate = xlate = kind == 22;
 		in_exc = 0;		/* regions begin in the probe's code, never in a handler */
+		last_ipage = ~0ull;	/* the next fetch looks its page up as the mode has it */
 		open_at = now;
 		return;
 	}
@@ -232,6 +370,7 @@ static void marker(int kind, int id)
 	print_counts(out, &d);
 	open_id = -1;
 	xlate = 0;
+	last_ipage = ~0ull;
 }
 
 /* Whether `p` was followed by an interrupt rather than by `next`. */
@@ -253,10 +392,11 @@ static void insn_exec(unsigned int vcpu, void *udata)
 {
 	const struct insn *in = udata;
 
-	/* An interrupt: [UM] 7.3.5, it empties the shadow TLBs; [UM] 5 (e.g.
-	 * Table 5-8), it clears MSR[IR, DR], so its handler runs untranslated
-	 * until its rfi (or an rfi into translated code). */
-	if (last_in && interrupted(last_in, in->vaddr)) {
+	/* An interrupt on the 405: [UM] 7.3.5, it empties the shadow TLBs;
+	 * [UM] 5 (e.g. Table 5-8), it clears MSR[IR, DR], so its handler runs
+	 * untranslated until its rfi (or an rfi into translated code).  The
+	 * e500 translates always (AS0/AS1) and keeps its L1 TLBs. */
+	if (core->exc_untranslated && last_in && interrupted(last_in, in->vaddr)) {
 		in_exc = 1;
 		flush_shadow();
 	}
@@ -265,29 +405,24 @@ static void insn_exec(unsigned int vcpu, void *udata)
 	now.cycles += in->cycles;
 	now.unseen += in->unseen;
 	if (pend_branch) {
-		if ((in->vaddr != pend_vaddr + 4) != pend_taken)
-			now.cycles += MISPREDICT;
+		resolve(pend_branch, in->vaddr != pend_branch->vaddr + 4);
 		pend_branch = 0;
 	}
 	if (in->branch) {
-		pend_branch = 1;
-		pend_taken = in->taken;
-		pend_vaddr = in->vaddr;
+		pend_branch = in;
+		pend_taken = core->dynamic_bp ? *counter_of(in->vaddr) >= 2 : in->taken;
 	}
-	/* The fetch: a new line looks the I-cache up (virtual = physical: the
-	 * image maps RAM 1:1), a new page the ITLB. */
-	if (xlate && !in_exc && in->vaddr >> PAGE_SHIFT != last_ipage) {
+	/* The fetch: a new page looks the ITLB up, a new line the I-cache
+	 * (virtual = physical: the image maps RAM 1:1). */
+	if (translating() && in->vaddr >> PAGE_SHIFT != last_ipage) {
 		last_ipage = in->vaddr >> PAGE_SHIFT;
-		if (!stlb_lookup(&itlb, last_ipage)) {
-			now.itlbm++;
-			now.cycles += ITLB_MISS;
-		}
+		now.cycles += shadow_miss(0, in->vaddr);
 	}
-	if (in->vaddr / CACHE_LINE != last_iline) {
-		last_iline = in->vaddr / CACHE_LINE;
+	if (in->vaddr / core->line != last_iline) {
+		last_iline = in->vaddr / core->line;
 		if (cache_access(&icache, in->vaddr, 0) != CACHE_HIT) {
 			now.imiss++;
-			now.cycles += FILL_CYCLES;
+			now.cycles += core->fill;
 		}
 	}
 	if (in->sync)
@@ -318,10 +453,8 @@ static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t v
 		now.loads++;
 		now.load_bytes += 1u << qemu_plugin_mem_size_shift(info);
 	}
-	if (xlate && !in_exc && !stlb_lookup(&dtlb, vaddr >> PAGE_SHIFT)) {
-		now.dtlbm++;
-		now.cycles += DTLB_MISS;
-	}
+	if (translating())
+		now.cycles += shadow_miss(1, vaddr);
 	/* A device: uncached and guarded (SGR, the image's TLB entries); its
 	 * bus time is not modelled, only counted. */
 	if (hw && qemu_plugin_hwaddr_is_io(hw)) {
@@ -332,10 +465,10 @@ static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t v
 	if (r & CACHE_MISS)
 		now.dmiss++;
 	if (r & CACHE_FILL)
-		now.cycles += FILL_CYCLES;	/* a blocking fill: [UM]'s hits under a fill are not modelled */
+		now.cycles += core->fill;	/* a blocking fill: hits under a fill are not modelled */
 	if (r & CACHE_WRITEBACK) {
 		now.dwb++;
-		now.cycles += WRITEBACK_CYCLES;
+		now.cycles += core->writeback;	/* serial: write buffers' overlap not modelled */
 	}
 }
 
@@ -360,10 +493,11 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		in->cycles = static_cycles(op);
 		in->mark = -1;
 		if (i && is_load(prev) && reads(op, bits(prev, 6, 10)))
-			ins[i - 1].cycles += LOAD_USE;
-		/* Conditional branches: [UM] 2, Branch Prediction (as C.1.5
+			ins[i - 1].cycles += core->load_use;
+		/* Conditional branches.  405 ([UM] 2, Branch Prediction, as C.1.5
 		 * points to): static, backward taken and forward not, the y bit
-		 * (BO's last) reversing it; bclr/bcctr as forward. */
+		 * (BO's last) reversing it; bclr/bcctr as forward.  e500: the
+		 * BTB's counters (counter_of). */
 		if ((p == 16 || (p == 19 && (xo == 16 || xo == 528))) && (bo & 0x14) != 0x14) {
 			int backward = p == 16 && (op & 0x8000);
 
@@ -376,14 +510,14 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			in->flow = FLOW_TARGET;
 			in->target = (op & 2 ? 0 : in->vaddr) + (uint64_t)d;
 			in->target &= 0xffffffffu;
-		} else if (p == 19 && (xo == 16 || xo == 528 || xo == 50 || xo == 51)) {
-			in->flow = FLOW_ANY;
+		} else if (p == 19 && (xo == 16 || xo == 528 || xo == 50 || xo == 51 || xo == 38)) {
+			in->flow = FLOW_ANY;		/* bclr, bcctr, rfi, rfci, rfmci */
 		} else if (p == 17) {
 			in->flow = FLOW_TRAP;
 		}
 		in->rfi = p == 19 && (xo == 50 || xo == 51);
 		in->unseen = is_unseen(op);
-		in->sync = p == 17 || (p == 19 && (xo == 150 || xo == 50 || xo == 51));
+		in->sync = core->flushes(op);
 		if (p == 31 && xo == 444 && !(op & 1) && bits(op, 6, 10) == bits(op, 11, 15) &&
 		    bits(op, 6, 10) == bits(op, 16, 20))
 			in->mark = (int8_t)bits(op, 6, 10);
@@ -410,20 +544,37 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		fprintf(stderr, "mmuplugin: writing %s failed\n", out_name);
 	cache_free(&icache);
 	cache_free(&dcache);
+	l1mmu_free(&l1mmu[0]);
+	l1mmu_free(&l1mmu[1]);
 }
 
 static int usage(const char *why, const char *arg)
 {
-	fprintf(stderr, "mmuplugin: %s%s%s%s; arguments: core=405gp out=FILE\n", why,
+	fprintf(stderr, "mmuplugin: %s%s%s%s; arguments: core=405gp|e500v2 out=FILE\n", why,
 		arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
 	return 1;
 }
 
+/* The model's state for `core`: 0, or -1 if it cannot be set up. */
+static int model_init(void)
+{
+	struct cache_cfg ic = { core->icache, core->ways, core->line, 0, 0, core->repl };
+	struct cache_cfg dc = { core->dcache, core->ways, core->line, core->write_back, core->store_allocate,
+				core->repl };
+
+	if (cache_init(&icache, &ic) < 0 || cache_init(&dcache, &dc) < 0)
+		return -1;
+	if (core->itlb)
+		return stlb_init(&stlb[0], core->itlb) < 0 || stlb_init(&stlb[1], core->dtlb) < 0 ? -1 : 0;
+	for (int side = 0; side < 2; side++)
+		if (l1mmu_init(&l1mmu[side], core->vsp, core->tlb4k, core->tlb4k_ways) < 0)
+			return -1;
+	return 0;
+}
+
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv)
 {
-	const char *core = 0, *file = 0;
-	struct cache_cfg ic = { ICACHE_BYTES, CACHE_WAYS, CACHE_LINE, 0, 0 };
-	struct cache_cfg dc = { DCACHE_BYTES, CACHE_WAYS, CACHE_LINE, DCACHE_WB, !DCACHE_SWOA };
+	const char *name = 0, *file = 0;
 
 	/* Our declarations are version 1's: a QEMU speaking another may
 	 * differ in them, so refuse rather than guess. */
@@ -435,24 +586,28 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	for (int i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "core=", 5))
-			core = argv[i] + 5;
+			name = argv[i] + 5;
 		else if (!strncmp(argv[i], "out=", 4) && argv[i][4])
 			file = argv[i] + 4;
 		else
 			return usage("unknown argument", argv[i]);
 	}
-	if (!core || strcmp(core, "405gp"))
-		return usage(core ? "unknown core (models: 405gp)" : "no core: core=405gp is required", core);
+	for (size_t i = 0; name && i < sizeof(cores) / sizeof(cores[0]); i++)
+		if (!strcmp(name, cores[i]->name))
+			core = cores[i];
+	if (!core)
+		return usage(name ? "unknown core (models: 405gp, e500v2)" : "no core: core=405gp or core=e500v2 "
+			     "is required", name);
 	if (!file)
 		return usage("no output file: out=FILE is required", 0);
 	if (!info->system_emulation || info->system.smp_vcpus != 1 || strcmp(info->target_name, "ppc")) {
-		fprintf(stderr, "mmuplugin: models one 405 core: needs qemu-system-ppc with one vCPU "
-			"(target '%s', %d vCPUs)\n", info->target_name,
+		fprintf(stderr, "mmuplugin: models one %s core: needs qemu-system-ppc with one vCPU "
+			"(target '%s', %d vCPUs)\n", core->name, info->target_name,
 			info->system_emulation ? info->system.smp_vcpus : 0);
 		return 1;
 	}
-	if (cache_init(&icache, &ic) < 0 || cache_init(&dcache, &dc) < 0 ||
-	    stlb_init(&itlb, ITLB_ENTRIES) < 0 || stlb_init(&dtlb, DTLB_ENTRIES) < 0) {
+	memset(btb, 1, sizeof(btb));
+	if (model_init() < 0) {
 		fprintf(stderr, "mmuplugin: cannot set up the model\n");
 		return 1;
 	}
@@ -462,9 +617,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		fprintf(stderr, "mmuplugin: cannot write %s\n", file);
 		return 1;
 	}
-	fprintf(out, "# mmuplugin core=405gp: modelled (not measured) at %d core cycles a PLB cycle; "
-		"line fill %d cycles, write-back %d; doc/modelled-time.md\n", CORE_PER_PLB, FILL_CYCLES,
-		WRITEBACK_CYCLES);
+	fprintf(out, "# mmuplugin core=%s: modelled (not measured) at %s; line fill %u cycles, write-back %u; "
+		"doc/modelled-time.md\n", core->name, core->clock, core->fill, core->writeback);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, 0);
 	return 0;
