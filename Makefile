@@ -319,7 +319,7 @@ $(BUILD)/tools/pagechase: tools/pagechase.c
 # Freescale U-Boot on QEMU's ppce500; and arch code built for the host to
 # run on given registers (the 405GP's clocks, CPUID's TSC leaves).
 SHIMS := $(addprefix $(BUILD)/shims/,ppc405-loader.elf e500-uboot.elf ppc405-clocks-host i386-tsc-host \
-	plugin-guest.elf)
+	plugin-guest.elf plugin-guest-e500.elf)
 shims: $(SHIMS)
 
 SHIM_405_CFLAGS := -mcpu=405 -msoft-float -O2 -Wall -ffreestanding -fno-pic -mno-relocatable
@@ -335,6 +335,11 @@ $(BUILD)/shims/ppc405-loader.elf: $(SHIM_405_OBJS)
 $(BUILD)/shims/plugin-guest.elf: selftest/shims/plugin-guest.S
 	@mkdir -p $(dir $@)
 	$(Q)powerpc-linux-gnu-gcc -mcpu=405 -nostdlib -static -Wl,-Ttext=0x100000 -Wl,-e,_start \
+		-Wl,--build-id=none -o $@ $<
+# The same for the e500v2 model (test_plugin_e500.py).
+$(BUILD)/shims/plugin-guest-e500.elf: selftest/shims/plugin-guest-e500.S
+	@mkdir -p $(dir $@)
+	$(Q)powerpc-linux-gnu-gcc -mcpu=8548 -nostdlib -static -Wl,-Ttext=0x100000 -Wl,-e,_start \
 		-Wl,--build-id=none -o $@ $<
 
 # The e500 stand-in at 80 MiB: QEMU's own boot puts its device tree 24 MiB
@@ -400,7 +405,7 @@ help:
 	@echo '  walnut ref405ep pc ppce500 sandbox   one board (the same as BOARD=<name>)'
 	@echo '  tools           host programs: build/tools/{logcheck,console,mmuguess,cachesim,pagechase,mmureport,cpuiddecode,mmuplugin.so,cachetest,plugintest}'
 	@echo '  fuzz            libFuzzer targets: build/fuzz/{fuzz_report,fuzz_args} (clang)'
-	@echo '  shims           the tests'"'"' stand-ins (selftest/shims/): build/shims/{ppc405-loader.elf,e500-uboot.elf,ppc405-clocks-host,i386-tsc-host,plugin-guest.elf}'
+	@echo '  shims           the tests'"'"' stand-ins (selftest/shims/): build/shims/{ppc405-loader.elf,e500-uboot.elf,ppc405-clocks-host,i386-tsc-host,plugin-guest.elf,plugin-guest-e500.elf}'
 	@echo '  netboot         BOARD=<name>: a TFTP root in build/<name>/tftp'
 	@echo '  bootscr         BOARD=<name>: the U-Boot boot script only'
 	@echo '  probe-check     BOARD=<name> PROBE=tests/x.c: compile one probe as tests/ is'

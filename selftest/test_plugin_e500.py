@@ -165,3 +165,51 @@ def model_run(tmp_path, name, *boot):
     assert p.returncode == 0, p.stderr[-2000:]
     text = out.read_text()
     return p.stdout, text, parse_model(text)
+
+
+GUEST = PLUGIN.replace("tools/mmuplugin.so", "shims/plugin-guest-e500.elf")
+
+
+def test_e500_model_on_hand_known_accesses(tmp_path):
+    """selftest/shims/plugin-guest-e500.S under the real plugin: the PLRU
+    D-cache, the L1 MMU, an interrupt that flushes nothing, and the
+    instruction timings, each region's counts and cycles known by hand:
+    one cycle an instruction, a fill a cache miss, 5 an L1 MMU miss.  No
+    -icount: the guest reads no clock (and QEMU 7.2 took 50 s to reset
+    under -icount sleep=off)."""
+    out = tmp_path / "g.txt"
+    p = subprocess.run(["qemu-system-ppc", "-M", "ppce500", "-cpu", "e500v2", "-m", "128", "-display", "none",
+                        "-monitor", "none", "-serial", "null", "-no-reboot", "-kernel", GUEST, "-plugin", f"{PLUGIN},core=e500v2,out={out}"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    header, entries, totals = parse_model(out.read_text())
+    fill, _ = fill_cycles(header)
+    r1, r2, r3, r4 = entries
+
+    def base(r):   # one cycle each, a fill each cache miss, 5 each L1 MMU miss
+        return r["insns"] + fill * (r["dcache_misses"] + r["icache_misses"]) + \
+            5 * (r["itlb_misses"] + r["dtlb_misses"])
+    # Region 1 (real): 12 loads, 11 misses (the tree's victims, not LRU's:
+    # line 1 hits); the first data access of the run loads the D-L1VSP.
+    assert (r1["region"], r1["xlate"], r1["loads"], r1["dcache_misses"]) == (1, 0, 12, 11)
+    assert (r1["dtlb_misses"], r1["itlb_misses"], r1["insns"]) == (1, 0, 15)
+    assert r1["cycles"] == base(r1)
+    # Region 2 (translated): 8 L1TLB4K misses (4 to fill the set, 2 by LRU,
+    # 1 after the PID write, ... and P1 once more), 2 ITLB misses (the
+    # region's page, again after the PID write); 5 new D-cache lines.
+    assert (r2["region"], r2["xlate"], r2["loads"], r2["dcache_misses"]) == (2, 1, 8, 5)
+    assert (r2["dtlb_misses"], r2["itlb_misses"]) == (8, 2)
+    assert r2["cycles"] == base(r2)
+    # Region 3 (translated): the sc's handler is translated (its page one
+    # ITLB miss) and flushes nothing: the load after it hits the L1TLB4K.
+    assert (r3["region"], r3["loads"], r3["dcache_misses"], r3["dtlb_misses"], r3["itlb_misses"]) == \
+        (3, 2, 1, 1, 2)
+    assert r3["insns"] == 7       # lwz, sc, the handler's rfi, lwz, the end marker
+    assert r3["cycles"] == base(r3)
+    # Region 4 (real, the D-L1VSP refilled after region 2's PID write): the
+    # divide 34 more, the multiply 3, the load-use stall 2, and 3
+    # mispredictions of 5: the BTB counters start weakly not taken (bdnz
+    # taken: miss; taken: hit; not taken: miss) and the forward beq taken.
+    assert (r4["region"], r4["loads"], r4["dcache_misses"], r4["dtlb_misses"], r4["insns"]) == (4, 1, 1, 1, 12)
+    assert r4["cycles"] == base(r4) + 34 + 3 + 2 + 3 * 5
+    assert totals["run"]["unmatched_markers"] == 0
