@@ -213,3 +213,104 @@ def test_e500_model_on_hand_known_accesses(tmp_path):
     assert (r4["region"], r4["loads"], r4["dcache_misses"], r4["dtlb_misses"], r4["insns"]) == (4, 1, 1, 1, 12)
     assert r4["cycles"] == base(r4) + 34 + 3 + 2 + 3 * 5
     assert totals["run"]["unmatched_markers"] == 0
+
+
+def points(log, entries):
+    """Each lat_mem point of the log, in its order, with its chase entries:
+    {(mode, pattern, bytes): (measured, n)}, measured the 5 timed runs
+    (boot/timing.c: RUNS) of n iterations of 64 loads.  A point's entries
+    are its warm-up pass (lines / 64 + 1 iterations, lines of 32 bytes:
+    the e500's, lat_mem's default stride), measure()'s run(1), the
+    calibration's doubling runs from n = 1 to N, then the 5: so n = 2 to
+    the segment's length less 8.  A point starts at its warm-up, followed
+    by two short runs (under 1024 loads: n = 1, a miss handler's loads
+    too); the warm-up of a point under 1024 loads is itself short."""
+    names = re.findall(r"# measurement lat_mem\.(\w+)\.(stride|random|local)_(\d+)_ns ", log)
+    found = {}
+    for xlate, kind in ((0, "real"), (1, "normal")):
+        mine = [(p, int(b)) for m, p, b in names if m == kind]
+        chase = [e for e in entries if e["region"] == 1 and e["xlate"] == xlate]
+        loads = [e["loads"] for e in chase] + [1 << 62] * 2
+        starts, i = [], 0
+        for pattern, size in mine:
+            warm = 64 * (size // 32 // 64 + 1)
+            while i < len(chase) and not (loads[i + 1] < 1024 and loads[i + 2] < 1024 and
+                                          (loads[i] >= warm if warm >= 1024 else loads[i] < 1024)):
+                i += 1
+            starts.append(i)
+            i += 8
+        assert starts[-1] < len(chase), kind
+        for (pattern, size), a, b in zip(mine, starts, starts[1:] + [len(chase)]):
+            seg = chase[a:b]
+            found[(kind, pattern, size)] = (seg[-5:], 2 ** (len(seg) - 8))
+    return found
+
+
+# A chase load that hits, in the model: lat_mem's loop is 63 loads each
+# used by the next (1 cycle + the 2-cycle load-use stall, [CRM] 4.4.4), a
+# 64th whose user is past the bdnz, and the bdnz: (63 x 3 + 2) / 64.
+HIT = (63 * 3 + 2) / 64
+
+
+def check_lat_mem(log, text):
+    """What the model implies for lat_mem's real and normal chases."""
+    header, entries, totals = parse_model(text)
+    fill, _ = fill_cycles(header)
+    assert totals["run"]["unmatched_markers"] == 0
+    pts = points(log, entries)
+    for (mode, pattern, size), (runs, n) in pts.items():
+        loads = sum(e["loads"] for e in runs)
+        cycles = sum(e["cycles"] for e in runs) / (5 * 64 * n)   # a chase load
+        misses = sum(e["dcache_misses"] for e in runs)
+        where = (mode, pattern, size, cycles, misses, loads)
+        if size <= 32 << 10:
+            # Within the 32 KiB D-cache, after the warm-up pass, a chase
+            # load misses only where an access between the runs (the
+            # harness's own, outside the region) evicted its line: the
+            # tree may take a live line over a stale one of an earlier
+            # point, or (at 32 KiB) over nothing else.  A few a run: at
+            # most one iteration's 64.  Within the 256 KiB the L1TLB4K
+            # reaches, no L1 MMU miss.
+            assert misses <= 5 * 64 and sum(e["dtlb_misses"] for e in runs) == 0, where
+            assert HIT <= cycles < HIT + 0.1, where
+        elif mode == "real" and pattern == "stride":
+            # Past it, each set's lines in turn: from the third pass on the
+            # tree PLRU misses every time (test_plru_cyclic_sweeps_...).
+            assert misses == loads == 5 * 64 * n, where
+            assert HIT + fill <= cycles < HIT + fill + 0.1, where
+        elif mode == "real":
+            # Random or local past 32 KiB: some share of the loads misses.
+            share = misses / loads
+            assert 0 < share <= 1 and HIT + share * fill - 0.05 <= cycles < HIT + share * fill + 0.1, where
+    return pts
+
+
+def test_e500_model_run_twice_identical(tmp_path):
+    """Under -icount two ppce500 runs write the same file, byte for byte,
+    every marker matched, every real-mode region untranslated."""
+    boot = ("quick", "probes=lat_mem", "modes=real")
+    log, text1, (header, entries, totals) = model_run(tmp_path, "a.txt", *boot)
+    _, text2, _ = model_run(tmp_path, "b.txt", *boot)
+    assert text1 == text2
+    assert header.startswith("# mmuplugin core=e500v2: modelled (not measured)")
+    assert totals["run"]["unmatched_markers"] == 0
+    assert totals[1]["entries"] >= 5 * len(re.findall(r"# measurement lat_mem\.real\.", log)) > 100
+    # Real mode is one TLB1 page in the L1VSP: no L1 MMU miss in a region
+    # (the VSP is loaded before the first; nothing in lat_mem empties it).
+    assert all(e["xlate"] == 0 and e["dtlb_misses"] == 0 and e["itlb_misses"] == 0 for e in entries)
+
+
+def test_e500_lat_mem_plateaus(tmp_path):
+    """lat_mem's real and normal chases: what the model implies, point by
+    point (check_lat_mem), and model-summary's plateaus at 800 MHz."""
+    log, _, (header, entries, _) = model_run(tmp_path, "m.txt", "probes=lat_mem", "modes=real,normal", "reps=1")
+    pts = check_lat_mem(log, (tmp_path / "m.txt").read_text())
+    assert any(k[0] == "normal" for k in pts) and any(k[2] > 32 << 10 for k in pts)
+    p = subprocess.run([SUMMARY, str(tmp_path / "m.txt")], capture_output=True, text=True, timeout=30)
+    assert p.returncode == 0, p.stderr
+    assert "core e500v2, cycles at 800 MHz" in p.stdout
+    assert f"lat_mem real: D-cache hit {HIT:.2f} cycles = {HIT * 1.25:.1f} ns a load, modelled" in p.stdout
+    fill, _ = fill_cycles(header)
+    m = re.search(r"lat_mem real: D-cache miss ([\d.]+) cycles = ([\d.]+) ns a load, modelled", p.stdout)
+    assert m and HIT + fill - 0.005 <= float(m.group(1)) < HIT + fill + 0.05, p.stdout
+    assert abs(float(m.group(2)) - float(m.group(1)) * 1.25) < 0.06
