@@ -206,12 +206,12 @@ def test_model_on_hand_known_accesses(tmp_path):
     assert totals["run"]["unmatched_markers"] == 0
 
 
-def model_run(tmp_path, name, *boot):
-    """A deterministic ref405ep run with the plugin loaded: the log and the
-    plugin's file, parsed into (header, entries, totals)."""
+def model_run(tmp_path, name, *boot, board="ref405ep", timeout=120):
+    """A deterministic run (ref405ep unless told) with the plugin loaded:
+    the log and the plugin's file, parsed into (header, entries, totals)."""
     out = tmp_path / name
-    p = subprocess.run([RUN_QEMU, "ref405ep", "--icount", "--model", str(out), "--timeout", "120", *boot],
-                       capture_output=True, text=True, timeout=180)
+    p = subprocess.run([RUN_QEMU, board, "--icount", "--model", str(out), "--timeout", str(timeout), *boot],
+                       capture_output=True, text=True, timeout=timeout + 60)
     assert p.returncode == 0, p.stderr[-2000:]
     text = out.read_text()
     return p.stdout, text, parse_model(text)
@@ -241,15 +241,22 @@ def fill_cycles(header):
     return int(m.group(1)), int(m.group(2))
 
 
+def run_twice(tmp_path, core, **board):
+    """A quick real-mode lat_mem twice: the same file, byte for byte, every
+    marker matched.  The log and the parsed file."""
+    boot = ("quick", "probes=lat_mem", "modes=real")
+    log1, text1, (header, entries, totals) = model_run(tmp_path, "a.txt", *boot, **board)
+    _, text2, _ = model_run(tmp_path, "b.txt", *boot, **board)
+    assert text1 == text2
+    assert header.startswith(f"# mmuplugin core={core}: modelled (not measured)")
+    assert totals["run"]["unmatched_markers"] == 0
+    return log1, entries, totals
+
+
 def test_model_run_twice_identical(tmp_path):
     """Under -icount the model's output is a function of the image: two runs
     of the same probe write the same file, byte for byte."""
-    boot = ("quick", "probes=lat_mem", "modes=real")
-    log1, text1, (header, entries, totals) = model_run(tmp_path, "a.txt", *boot)
-    log2, text2, _ = model_run(tmp_path, "b.txt", *boot)
-    assert text1 == text2
-    assert header.startswith("# mmuplugin core=405gp: modelled (not measured)")
-    assert totals["run"]["unmatched_markers"] == 0
+    log1, entries, totals = run_twice(tmp_path, "405gp")
     # Every chase and empty-loop run is a region: as many as the log's points
     # need (at least the warm-up-free measured runs, 5 a point).
     points = len(re.findall(r"# measurement lat_mem\.real\.\w+_\d+_ns ", log1))

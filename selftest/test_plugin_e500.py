@@ -6,7 +6,8 @@ checked against what the model's parts imply."""
 import re
 import subprocess
 
-from test_plugin import PLUGINTEST, PLUGIN, RUN_QEMU, SUMMARY, answers, drive, fill_cycles, parse_model
+import test_plugin
+from test_plugin import PLUGINTEST, PLUGIN, SUMMARY, answers, drive, fill_cycles, parse_model
 
 # One set of the e500's eight ways: 256 bytes of 32-byte lines, so every
 # line 0x20 apart maps to set 0 and line k (address 0x20 k) is filled into
@@ -159,12 +160,7 @@ def test_plugin_accepts_e500v2(tmp_path):
 
 
 def model_run(tmp_path, name, *boot):
-    out = tmp_path / name
-    p = subprocess.run([RUN_QEMU, "ppce500", "--icount", "--model", str(out), "--timeout", "300", *boot],
-                       capture_output=True, text=True, timeout=400)
-    assert p.returncode == 0, p.stderr[-2000:]
-    text = out.read_text()
-    return p.stdout, text, parse_model(text)
+    return test_plugin.model_run(tmp_path, name, *boot, board="ppce500", timeout=300)
 
 
 GUEST = PLUGIN.replace("tools/mmuplugin.so", "shims/plugin-guest-e500.elf")
@@ -288,12 +284,7 @@ def check_lat_mem(log, text):
 def test_e500_model_run_twice_identical(tmp_path):
     """Under -icount two ppce500 runs write the same file, byte for byte,
     every marker matched, every real-mode region untranslated."""
-    boot = ("quick", "probes=lat_mem", "modes=real")
-    log, text1, (header, entries, totals) = model_run(tmp_path, "a.txt", *boot)
-    _, text2, _ = model_run(tmp_path, "b.txt", *boot)
-    assert text1 == text2
-    assert header.startswith("# mmuplugin core=e500v2: modelled (not measured)")
-    assert totals["run"]["unmatched_markers"] == 0
+    log, entries, totals = test_plugin.run_twice(tmp_path, "e500v2", board="ppce500", timeout=300)
     assert totals[1]["entries"] >= 5 * len(re.findall(r"# measurement lat_mem\.real\.", log)) > 100
     # Real mode is one TLB1 page in the L1VSP: no L1 MMU miss in a region
     # (the VSP is loaded before the first; nothing in lat_mem empties it).

@@ -1,6 +1,6 @@
 /* A guest for test_plugin_e500.py: accesses whose effect on the e500v2
  * model is known by hand, between the region markers of include/mark.h
- * (written out, as in plugin-guest.S).  QEMU -kernel enters at _start in
+ * (the `mark` macro below).  QEMU -kernel enters at _start in
  * its own boot translation (one TLB1 entry over low RAM); the end is a
  * core reset (DBCR0[RST]), which QEMU -no-reboot turns into its exit.
  *
@@ -16,6 +16,12 @@
  * Region 4, real: a divide, a multiply, a load used at once, a loop's
  * bdnz three times and a taken forward branch, against the BTB's
  * counters. */
+	.macro	mark kind, digit	/* mark.h's marker of an id 0-9: or kind; or 10; or digit */
+	or	\kind, \kind, \kind
+	or	10, 10, 10
+	or	\digit, \digit, \digit
+	.endm
+
 	.globl	_start
 _start:
 	lis	3, 0x20			/* 0x200000: lines 0-7 at 0x1000 apart */
@@ -36,9 +42,7 @@ _start:
 	li	10, 0
 	mtspr	408, 10
 
-	or	20, 20, 20		/* begin region 01, real */
-	or	10, 10, 10
-	or	11, 11, 11
+	mark	20, 11		/* begin region 01, real */
 	lwz	6, 0(3)			/* ways 0-7: lines 0-7, misses 1-8 */
 	lwz	6, 0x1000(3)
 	lwz	6, 0x2000(3)
@@ -51,14 +55,10 @@ _start:
 	lwz	6, 0(3)			/* 10: line 0; the tree (1101000) gives way 4 */
 	lwz	6, 0x1000(3)		/* line 1: a hit */
 	lwz	6, 0x4000(3)		/* 11: line 4 */
-	or	21, 21, 21		/* end region 01 */
-	or	10, 10, 10
-	or	11, 11, 11
+	mark	21, 11		/* end region 01 */
 
 	.balign	4096			/* region 2's code on one page */
-	or	22, 22, 22		/* begin region 02, translated */
-	or	10, 10, 10
-	or	12, 12, 12
+	mark	22, 12		/* begin region 02, translated */
 	lwz	6, 0(11)		/* L1TLB4K misses 1-4: P0-P3 */
 	lwz	6, 0(12)
 	lwz	6, 0(13)
@@ -69,26 +69,18 @@ _start:
 	li	7, 0
 	mtspr	48, 7			/* PID0: the L1 MMU emptied */
 	lwz	6, 0(11)		/* 8: P0 again; its fetch's page too */
-	or	21, 21, 21		/* end region 02 */
-	or	10, 10, 10
-	or	12, 12, 12
+	mark	21, 12		/* end region 02 */
 
 	.balign	4096			/* region 3's code on one page */
-	or	22, 22, 22		/* begin region 03, translated */
-	or	10, 10, 10
-	or	13, 13, 13
+	mark	22, 13		/* begin region 03, translated */
 	lwz	6, 0(16)		/* P5: an L1TLB4K miss, a D-cache miss */
 	sc				/* the handler's page: an ITLB miss */
 	lwz	6, 0(16)		/* P5 again: a hit (no flush), a D-cache hit */
-	or	21, 21, 21		/* end region 03 */
-	or	10, 10, 10
-	or	13, 13, 13
+	mark	21, 13		/* end region 03 */
 
 	li	8, 3
 	mtctr	8
-	or	20, 20, 20		/* begin region 04, real */
-	or	10, 10, 10
-	or	14, 14, 14
+	mark	20, 14		/* begin region 04, real */
 	divw	9, 14, 15		/* 35 cycles */
 	mullw	9, 14, 15		/* 4 cycles */
 	lwz	5, 0x20(3)		/* a D-cache miss (set 1 has P1's line only) ... */
@@ -97,9 +89,7 @@ _start:
 	cmpw	6, 6
 	beq	2f			/* forward, taken: predicted not */
 	nop
-2:	or	21, 21, 21		/* end region 04 */
-	or	10, 10, 10
-	or	14, 14, 14
+2:	mark	21, 14		/* end region 04 */
 
 	lis	10, 0x3000		/* DBCR0[RST] = 3: core reset */
 	mtspr	308, 10
