@@ -33,7 +33,7 @@ struct core {
 	unsigned vsp, tlb4k, tlb4k_ways;	/* the e500's L1 MMU, each side */
 	unsigned real_page_shift;	/* 0: real mode translates nothing; else its one page */
 	int exc_untranslated;		/* an interrupt turns translation off (405) */
-	int dynamic_bp;			/* a 2-bit counter a branch (e500) vs static (405) */
+	int dynamic_bp;			/* the BTB's counters (e500) vs static (405) */
 	int (*flushes)(uint32_t op);	/* the instructions that empty the shadow TLBs */
 };
 
@@ -135,9 +135,12 @@ static const struct core e500v2 = {
 	.div = 35,			/* divw: 4, 11, 19 or 35 by operand (as recalled): the bound */
 	.cacheop = 1,			/* none given for dcbf and kin here: one cycle */
 	.load_use = 2,			/* [CRM] 4.4.4: loads have a 3-cycle latency */
-	.mispredict = 5,		/* [CRM] 4.3 (as recalled): fetch to branch
-					   execute, assumed 5 cycles refetch */
-	.real_page_shift = 28,		/* real mode is one TLB1 entry over RAM: one page */
+	.mispredict = 5,		/* no figure read here: assumed 5 (fetch to the
+					   branch's execute stage refetched) */
+	/* Every other instruction one cycle: the core issues two a cycle
+	 * ([CRM] 4), the model one (simplified: an upper bound there). */
+	.real_page_shift = 28,		/* real mode is one TLB1 entry over RAM: one
+					   page (its size taken as 256 MiB) */
 	.dynamic_bp = 1,		/* [CRM] 4.1: BTB prediction, BO hints unused */
 	.flushes = flushes_e500,
 };
@@ -259,10 +262,11 @@ static uint32_t static_cycles(uint32_t op)
 
 static void flush_shadow(void)
 {
-	for (int side = 0; side < 2; side++) {
-		stlb_flush(&stlb[side]);
-		l1mmu_flush(&l1mmu[side]);
-	}
+	for (int side = 0; side < 2; side++)
+		if (core->itlb)
+			stlb_flush(&stlb[side]);
+		else
+			l1mmu_flush(&l1mmu[side]);
 	last_ipage = ~0ull;
 }
 
