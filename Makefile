@@ -375,7 +375,7 @@ run:
 	$(Q)tools/install-deps
 	$(Q)mkdir -p $(BUILD)/logs && $(MAKE) --no-print-directory all sandbox tools $(RUN_BUILD_LOG) || \
 		{ tail -30 $(BUILD)/logs/build.txt; echo "make run: the build failed: $(BUILD)/logs/build.txt"; exit 1; }
-	$(Q)tools/run-suite $(if $(filter 1,$(MODEL)),--model) $(ARGS)
+	$(Q)tools/run-suite$(if $(filter 1,$(MODEL)), --model) $(ARGS)
 
 # seed-compare: the seed's LMbench 2.0 summary (a Walnut under the kernels
 # 2pintlb, largepte, nopintlb) beside make run's PowerPC logs, each board's
@@ -414,7 +414,7 @@ help:
 	@echo 'Variables:'
 	@echo '  BOARD=<name>    build one board: $(BOARDS) $(SANDBOX_BOARDS)'
 	@echo "  ARGS='...'      make run: boot arguments for every run (e.g. ARGS='quick reps=3')"
-	@echo '  MODEL=1         make run: then ref405ep under the modelled-time plugin, the seed'"'"'s ratios in modelled time'"
+	@echo '  MODEL=1         make run: then ref405ep under the modelled-time plugin, the seed'"'"'s ratios in modelled time'
 	@echo "  BOOTARGS='...'  bootscr/netboot: the boot arguments in the U-Boot script"
 	@echo '  NETDIR=DIR      netboot: where the TFTP root goes'
 	@echo '  V=1             show the commands'

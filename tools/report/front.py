@@ -66,8 +66,8 @@ def parse(argv):
         sys.stderr.write("mmureport: --lmbench prints its table alone (with --compare, --strict, "
                          "--json, --model)\n")
         return usage()
-    if "model" in out and "--lmbench" not in core:
-        sys.stderr.write("mmureport: --model goes with --lmbench\n")
+    if "model" in out and ("--lmbench" not in core or out.get("json") == "-"):
+        sys.stderr.write("mmureport: --model goes with --lmbench (and a --json FILE, not -)\n")
         return usage()
     return core, out, ncmp
 
