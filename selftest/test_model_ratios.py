@@ -160,6 +160,7 @@ def test_lmbench_json_and_model(tmp_path):
     assert [r["host"] for r in seed] == ["2pintlb-3"] * 3 + ["largepte-"] * 3 + ["nopintlb-"] * 3
     assert seed[0]["cells"]["Processor, Processes: fork proc"] == 1713
     assert seed[0]["cells"]["*Local* Communication latencies: Pipe"] is None   # unknown: spacing lost
+    assert seed[0]["cells"]["Basic system parameters: Description"] == "powerpc-linux-gnu"
     fork = {r["os"]: r["cells"]["Processor, Processes: fork proc"] for r in ours if r["os"] != "real"}
     mhz = ours[1]["cells"]["Basic system parameters: Mhz"]
     body = (entry(91, 3, 3) + entry(24, round(fork["normal"] * mhz), 4 * round(fork["normal"] * mhz))
@@ -174,6 +175,9 @@ def test_lmbench_json_and_model(tmp_path):
     assert row.split()[2:4] == list(want), row
     p = subprocess.run([REPORT, "--model", "x.txt", Q405], capture_output=True, text=True, timeout=60)
     assert p.returncode == 3 and "--model goes with --lmbench" in p.stderr
+    p = subprocess.run([REPORT, "--lmbench", "--json", "-", "--model", "x.txt", Q405],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 3 and "--model goes with --lmbench (and a --json FILE, not -)" in p.stderr
 
 
 def test_real_run_process_regions(tmp_path):
