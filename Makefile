@@ -371,6 +371,8 @@ $(BUILD)/shims/i386-tsc-host: selftest/shims/i386-tsc-host.c $(BUILD)/shims/obj/
 -include $(wildcard $(BUILD)/shims/*.d $(BUILD)/shims/obj/*.d)
 
 # ARGS: boot arguments for every run of the suite (tools/run-suite).
+# MODEL=1: then ref405ep under the modelled-time plugin and the seed's ratio
+# table in modelled time (doc/modelled-time.md).
 # run: the build's lines in build/logs/build.txt (on the console with V=1,
 # and its last lines when it fails): a person reads the suite's.
 RUN_BUILD_LOG := $(if $(filter 1,$(V)),,> $(BUILD)/logs/build.txt 2>&1)
@@ -378,7 +380,7 @@ run:
 	$(Q)tools/install-deps
 	$(Q)mkdir -p $(BUILD)/logs && $(MAKE) --no-print-directory all sandbox tools $(RUN_BUILD_LOG) || \
 		{ tail -30 $(BUILD)/logs/build.txt; echo "make run: the build failed: $(BUILD)/logs/build.txt"; exit 1; }
-	$(Q)tools/run-suite $(ARGS)
+	$(Q)tools/run-suite$(if $(filter 1,$(MODEL)), --model) $(ARGS)
 
 # seed-compare: the seed's LMbench 2.0 summary (a Walnut under the kernels
 # 2pintlb, largepte, nopintlb) beside make run's PowerPC logs, each board's
@@ -417,6 +419,7 @@ help:
 	@echo 'Variables:'
 	@echo '  BOARD=<name>    build one board: $(BOARDS) $(SANDBOX_BOARDS)'
 	@echo "  ARGS='...'      make run: boot arguments for every run (e.g. ARGS='quick reps=3')"
+	@echo '  MODEL=1         make run: then ref405ep under the modelled-time plugin, the seed'"'"'s ratios in modelled time'
 	@echo "  BOOTARGS='...'  bootscr/netboot: the boot arguments in the U-Boot script"
 	@echo '  NETDIR=DIR      netboot: where the TFTP root goes'
 	@echo '  V=1             show the commands'

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "arch.h"
 #include "config.h"
+#include "mark.h"
 #include "mmu_core.h"
 #include "probe.h"
 #include "report.h"
@@ -45,6 +46,18 @@ static void sample_counters(struct probe_ctx *ctx, const struct mmu_counters *a,
 		probe_sample(ctx, "flushes", b->flushes - a->flushes, 0, "count");
 }
 
+/* An empty region MARK_MODE + m (mark.h): the plugin's file then says
+ * which mode the entries after it are of.  An id must be a constant. */
+static void mark_mode(int m)
+{
+	switch (m) {
+#define MODE_MARKED(i) case i: MARK_BEGIN(MARK_MODE + i, 0); MARK_END(MARK_MODE + i); break;
+	MODE_MARKED(0) MODE_MARKED(1) MODE_MARKED(2) MODE_MARKED(3)
+	MODE_MARKED(4) MODE_MARKED(5) MODE_MARKED(6) MODE_MARKED(7)
+#undef MODE_MARKED
+	}
+}
+
 static void run_one(const struct probe *p, int rep, int m)
 {
 	static uint32_t figures_done;		/* a bit per mode */
@@ -56,6 +69,7 @@ static void run_one(const struct probe *p, int rep, int m)
 	int result;
 
 	current = &results[m];
+	mark_mode(m);
 	samples_use(m);
 	report_set_current(p->name, mode->name);
 	const char *unavailable = mmu_unavailable(mode);

@@ -19,6 +19,14 @@ enum {
 	MARK_LAT_CHASE = 1, MARK_LAT_LOOP = 2,		/* tests/lat_mem.c */
 	MARK_BW_RD = 11, MARK_BW_WR, MARK_BW_CP_LIBC, MARK_BW_CP_HAND,	/* tests/bw_mem.c */
 	MARK_BW_FRD, MARK_BW_FWR, MARK_BW_FCP,
+	/* The process probes' timed runs, one id a seed (LMbench) column. */
+	MARK_TRAP_NULL = 21, MARK_SIG_CATCH, MARK_SIG_PROT,	/* tests/trap.c, signal.c */
+	MARK_FORK, MARK_EXEC, MARK_PIPE, MARK_PAGEFAULT, MARK_LAT_MMAP,
+	MARK_CTX_2P_0K = 31, MARK_CTX_2P_16K, MARK_CTX_2P_64K,	/* tests/ctx.c, columns[] order */
+	MARK_CTX_8P_16K, MARK_CTX_8P_64K, MARK_CTX_16P_16K, MARK_CTX_16P_64K,
+	/* An empty region as each probe starts in a mode: 90 + the mode's
+	 * index in the run (boot/run.c), so that entries can be told by mode. */
+	MARK_MODE = 90,
 };
 
 #if defined(__powerpc__)

@@ -10,7 +10,7 @@ import pytest
 from conftest import TOP
 
 SCRIPTS = ["run-qemu", "run-suite", "supervise", "bench", "sandbox-sizes", "install-deps",
-           "build-newlib", "suite-progress", "model-summary"]
+           "build-newlib", "suite-progress", "model-summary", "model-ratios"]
 PROGRAMS = ["console", "mmuguess", "logcheck", "pagechase", "cpuiddecode", "mmureport",
             "mmureport-core"]
 # What starting something would run first: each stands in on PATH, notes its
@@ -123,7 +123,7 @@ def test_make_help():
     p = subprocess.run(["make", "-s", "help"], capture_output=True, text=True, timeout=20, cwd=TOP)
     assert p.returncode == 0 and p.stdout.startswith("usage: make"), p.stdout
     for word in ("all", "tools", "shims", "fuzz", "run", "check", "clean", "netboot", "help",
-                 "BOARD=", "ARGS=", "BOOTARGS=", "V=1"):
+                 "BOARD=", "ARGS=", "MODEL=1", "BOOTARGS=", "V=1"):
         assert "  " + word in p.stdout, word
     # run-suite's boards, all of them (it said "ref405ep, pc and the sandbox").
     run = next(line for line in p.stdout.splitlines() if line.startswith("  run "))
@@ -139,6 +139,9 @@ def test_make_run_passes_args():
                        text=True, timeout=60, cwd=TOP)
     assert p.returncode == 0, p.stderr
     assert "tools/run-suite quick modes=normal" in p.stdout.splitlines(), p.stdout
+    p = subprocess.run(["make", "-n", "run", "MODEL=1", "ARGS=quick"], capture_output=True,
+                       text=True, timeout=60, cwd=TOP)
+    assert "tools/run-suite --model quick" in p.stdout.splitlines(), p.stdout
 
 
 def test_run_suite_passes_boot_args(tmp_path):

@@ -317,7 +317,7 @@ def test_model_bw_mem_regions(tmp_path):
     """Each of bw_mem's seven loops is its own region; stores dirty lines
     that are written back (write-back D-cache), reads do not write."""
     _, _, (_, entries, totals) = model_run(tmp_path, "bw.txt", "quick", "probes=bw_mem", "modes=real")
-    assert sorted(k for k in totals if k != "run") == list(range(11, 18))
+    assert sorted(k for k in totals if k != "run" and k < 90) == list(range(11, 18))  # 90+: modes
     assert totals["run"]["unmatched_markers"] == 0
     assert totals[12]["dcache_writebacks"] > 0 and totals[12]["stores"] > 0   # wr
     assert totals[11]["stores"] == 0 and totals[11]["loads"] > 0              # rd

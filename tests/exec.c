@@ -14,6 +14,7 @@
  * no shell). */
 #include "probe.h"
 #include "proc.h"
+#include "mark.h"
 
 #define PAGE		4096u
 #define PARENT_KB	64
@@ -22,7 +23,7 @@
 
 struct execer {
 	struct proc *parent;
-	int failed;
+	int failed, translated;		/* translated: for the region markers (mark.h) */
 };
 
 static int exec_once(struct execer *e)
@@ -52,6 +53,15 @@ static uint64_t execs_run(void *arg, uint32_t n)
 		if (exec_once(e) < 0)
 			e->failed = 1;
 	return probe_ticks() - t0;
+}
+
+/* execs_run as a region: the markers outside its timer reads. */
+static uint64_t execs_marked(void *arg, uint32_t n)
+{
+	MARK_BEGIN(MARK_EXEC, ((struct execer *)arg)->translated);
+	uint64_t t = execs_run(arg, n);
+	MARK_END(MARK_EXEC);
+	return t;
 }
 
 /* exec_us, then sh_us: the program run through a shell (sh proc). */
@@ -87,6 +97,7 @@ static int exec_run(struct probe_ctx *ctx)
 		return os_exec(ctx, os);
 	if ((why = proc_unavailable()))
 		return probe_skip(ctx, "%s", why);
+	e.translated = mmu_translated(ctx->mode);
 	e.parent = proc_create(PARENT_KB / 4);
 	if (!e.parent)
 		return probe_fail(ctx, "no process with %u KiB of data", PARENT_KB);
@@ -94,7 +105,7 @@ static int exec_run(struct probe_ctx *ctx)
 	struct mmu_counters a = mmu_count, b;
 	err = err || exec_once(&e) < 0;		/* the one counted */
 	b = mmu_count;
-	err = err || probe_measure(execs_run, &e, &t) < 0 || e.failed;
+	err = err || probe_measure(execs_marked, &e, &t) < 0 || e.failed;
 	proc_destroy(e.parent);
 	if (err)
 		return probe_fail(ctx, "fork + exec of a %u KiB image did not run to its exit call "

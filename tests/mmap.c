@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include "probe.h"
 #include "proc.h"
+#include "mark.h"
 
 #define PAGE		4096u
 #define DEFAULT_KB	1024
@@ -69,7 +70,7 @@ struct lat {
 	struct proc *p;
 	struct proc_file *file;
 	uint32_t bytes;
-	int failed;
+	int failed, marked;		/* marked: the largest size, the seed's column (mark.h) */
 };
 
 /* One lat_mmap: mapped, a write every 16 KiB of the first tenth, unmapped. */
@@ -92,9 +93,13 @@ static uint64_t lat_run(void *arg, uint32_t n)
 	uint64_t with = 0, without = 0, t0;
 
 	for (uint32_t i = 0; i < n && !l->failed; i++) {
+		if (l->marked)		/* the markers outside the timed span */
+			MARK_BEGIN(MARK_LAT_MMAP, 1);
 		t0 = probe_ticks();
 		l->failed |= lat_once(l) < 0;
 		with += probe_ticks() - t0;
+		if (l->marked)
+			MARK_END(MARK_LAT_MMAP);
 		t0 = probe_ticks();
 		l->failed |= proc_run(l->p, &none) < 0;	/* the process's way in and out */
 		without += probe_ticks() - t0;
@@ -157,6 +162,7 @@ static int lat_mmap(struct probe_ctx *ctx)
 	err = !l.file;
 	for (size_t i = 0; i < n && !err; i++) {
 		l.bytes = lat_kb[i] << 10;
+		l.marked = i == n - 1;		/* translated: lat_mmap runs in those alone */
 		err = lat_once(&l) < 0 || probe_measure(lat_run, &l, &t) < 0 || l.failed;
 		snprintf(name, sizeof(name), "lat_mmap_%luk", (unsigned long)lat_kb[i]);
 		if (!err)

@@ -20,6 +20,7 @@
  * fault, as for LMbench). */
 #include "probe.h"
 #include "proc.h"
+#include "mark.h"
 
 #define PAGE		4096u
 #define ALIGN		(16u << 10)	/* LMbench aligns the file's size to 16 KiB */
@@ -46,7 +47,7 @@ struct pf {
 	struct proc *p;
 	struct proc_file *file;
 	uint32_t bytes, reads;
-	int failed;
+	int failed, translated;		/* translated: for the region markers (mark.h) */
 };
 
 /* One run: the file mapped, `reads` reads (or none), unmapped; the run's
@@ -62,10 +63,14 @@ static uint64_t one_run(struct pf *pf, uint32_t reads, uint32_t *sum)
 		pf->failed = 1;
 		return 0;
 	}
+	if (reads)		/* a region of the timed span alone, the markers outside it */
+		MARK_BEGIN(MARK_PAGEFAULT, pf->translated);
 	t0 = probe_ticks();
 	if (proc_run(pf->p, &job) < 0)
 		pf->failed = 1;
 	t1 = probe_ticks();
+	if (reads)
+		MARK_END(MARK_PAGEFAULT);
 	if (proc_munmap(pf->p, at, pf->bytes) < 0)
 		pf->failed = 1;
 	if (sum)
@@ -190,6 +195,7 @@ static int pagefault_run(struct probe_ctx *ctx)
 	pf.bytes &= ~(ALIGN - 1);
 	for (uint32_t off = pf.bytes - ALIGN; off > 0 && off < pf.bytes; off -= STRIDE)
 		pf.reads++;
+	pf.translated = 1;			/* a file mapped: a translated mode */
 	pf.p = proc_create(1);			/* its one data page: the job */
 	pf.file = pf.p ? proc_file_create(pf.bytes) : 0;
 	if (pf.p && proc_table_at(pf.p))	/* where its kernel pages lie, for selftest */

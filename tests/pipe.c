@@ -19,11 +19,13 @@
 #include <string.h>
 #include "probe.h"
 #include "proc.h"
+#include "mark.h"
 
 
 static const char *const bad_names[] = { "none", "eof", "nohandler", "sigreturn", "deadlock", "spin", 0 };
 static int bad;
 static struct probe_ring ring;
+static int translated;			/* the mode's, for the region markers (mark.h) */
 
 static int set_bad(const char *key, const char *value)
 {
@@ -38,7 +40,11 @@ static uint64_t less(uint64_t a, uint64_t b)
 static uint64_t trips(void *arg, uint32_t n)
 {
 	struct probe_ring *r = arg;
-	return less(probe_ring_run(r, n + 1, 0), probe_ring_run(r, 1, 0));
+
+	MARK_BEGIN(MARK_PIPE, translated);	/* outside probe_ring_run's timer reads */
+	uint64_t with = probe_ring_run(r, n + 1, 0);
+	MARK_END(MARK_PIPE);
+	return less(with, probe_ring_run(r, 1, 0));
 }
 
 /* One process (two for deadlock) running a bad program: the run must fail. */
@@ -106,6 +112,7 @@ static int pipe_run(struct probe_ctx *ctx)
 		return probe_skip(ctx, "%s", why);
 	if (bad)
 		return bad_run(ctx);
+	translated = mmu_translated(ctx->mode);
 	if (probe_ring_open(&ring, 2, 0) < 0)
 		return probe_fail(ctx, "no two processes with a pipe each way");
 	probe_ring_pages(ctx, "pipe", "pipe", &ring);

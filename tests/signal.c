@@ -15,13 +15,14 @@
 #include <string.h>
 #include "probe.h"
 #include "proc.h"
+#include "mark.h"
 
 #define COUNTED	16		/* rounds whose misses are counted, per round */
 
 struct sig {
 	struct proc *p;
 	uint32_t op, sig, handler;
-	int failed;
+	int failed, translated;		/* translated: for the region markers (mark.h) */
 	char why[96];
 };
 
@@ -54,7 +55,21 @@ static uint64_t sig_run(struct sig *s, uint32_t rounds)
 static uint64_t rounds_net(void *arg, uint32_t n)
 {
 	struct sig *s = arg;
-	return less(sig_run(s, n + 1), sig_run(s, 1));
+	uint64_t with;
+
+	/* The markers outside sig_run's timer reads; the send run unmarked. */
+	if (s->op == PROC_OP_PROT) {
+		MARK_BEGIN(MARK_SIG_PROT, s->translated);
+		with = sig_run(s, n + 1);
+		MARK_END(MARK_SIG_PROT);
+	} else if (s->handler) {
+		MARK_BEGIN(MARK_SIG_CATCH, s->translated);
+		with = sig_run(s, n + 1);
+		MARK_END(MARK_SIG_CATCH);
+	} else {
+		with = sig_run(s, n + 1);
+	}
+	return less(with, sig_run(s, 1));
 }
 
 static void op_counts(struct probe_ctx *ctx, struct sig *s, const char *name)
@@ -121,6 +136,7 @@ static int signal_run(struct probe_ctx *ctx)
 		return os_signals(ctx, probe_os());
 	if (why)
 		return probe_skip(ctx, "%s", why);
+	s.translated = translated;
 	if (!(s.p = proc_create(1)))
 		return probe_fail(ctx, "no process with a data page");
 	s.op = PROC_OP_KILL;

@@ -7,7 +7,8 @@
  *
  *   mmureport-core [--strict] [--no-tables] [--compare A B]... [--model FILE]
  *                  [FILE|-]...
- *   mmureport-core --lmbench [--strict] [--compare NUM/DEN NUM/DEN]... [FILE|-]...
+ *   mmureport-core --lmbench [--strict] [--compare NUM/DEN NUM/DEN]... [--model FILE]
+ *                  [FILE|-]...
  *   mmureport-core --mwu X1,X2,... Y1,Y2,...
  *
  * Inputs (stdin without FILE): console logs of any board and any number of
@@ -20,7 +21,8 @@
  * begins, before its status line: its run is kept up to there, marked
  * partial) -- the report of the usable runs is written all the same,
  * unless none remains; 3 usage or I/O error.  The model is written to a
- * temporary name and renamed.
+ * temporary name and renamed.  With --lmbench, --model FILE is the table
+ * as JSON (lmb_write_json), for tools/mmureport's --json.
  */
 #include <errno.h>
 #include <sys/stat.h>
@@ -38,7 +40,8 @@ static void usage(void)
 {
 	fprintf(help ? stdout : stderr,
 		"usage: mmureport-core [--strict] [--no-tables] [--compare A B]... [--model FILE] [FILE|-]...\n"
-		"       mmureport-core --lmbench [--strict] [--compare NUM/DEN NUM/DEN]... [FILE|-]...\n"
+		"       mmureport-core --lmbench [--strict] [--compare NUM/DEN NUM/DEN]... [--model FILE]\n"
+		"                      [FILE|-]...\n"
 		"       mmureport-core --mwu X1,X2,... Y1,Y2,...   (the Mann-Whitney test alone)\n"
 		"A and B: a mode, a board, a run (board-N label, file, #N) or RUN:MODE\n"
 		"(tools/mmureport, the command to run, adds --csv, --json, --plot and --html)\n");
@@ -198,7 +201,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (!o->nfiles)
 		o->files[o->nfiles++] = "-";
-	if (o->lmbench && (o->model || !o->tables)) {
+	if (o->lmbench && !o->tables) {
 		fprintf(stderr, "mmureport: --lmbench prints its table alone (with --compare, --strict)\n");
 		usage();
 	}
@@ -284,7 +287,7 @@ int main(int argc, char **argv)
 
 	parse_args(argc, argv, &o);
 	if (o.lmbench)
-		return lmbench_main(o.files, o.nfiles, o.cmp, o.ncmp, o.strict);
+		return lmbench_main(o.files, o.nfiles, o.cmp, o.ncmp, o.strict, o.model);
 	if (!(in = calloc(o.nfiles, sizeof(*in))))
 		return 3;
 	read_inputs(&rep, &o, in);

@@ -102,6 +102,7 @@ void lmb_free(struct lmb_table *t);
  * LMbench column means. */
 void lmb_add_runs(struct lmb_table *t, const struct report *rep);
 void lmb_print(FILE *f, const struct lmb_table *t, const struct report *rep);
+void lmb_write_json(FILE *f, const struct lmb_table *t);
 /* A column's name from its heads ("null call", "2p/16K ctxsw"), and a
  * section's title up to " in " or " - ". */
 void lmb_col_name(int sec, int col, char *out, size_t size);
@@ -113,8 +114,9 @@ void lmb_format(double v, int width, int whole, char *out, size_t size);
 /* Ratios a (NUM/DEN) next to ratios b: returns 0, or -1 with a message
  * when a selector selects nothing or is ambiguous. */
 int lmb_compare(FILE *f, const struct lmb_table *t, const char *a, const char *b);
-/* The whole of `mmureport --lmbench`: returns the exit status. */
+/* The whole of `mmureport --lmbench`: returns the exit status.  json: a
+ * file for the table as JSON too (lmb_write_json), or 0. */
 int lmbench_main(const char **files, int nfiles, const char *(*cmp)[2], int ncmp,
-		 int strict);
+		 int strict, const char *json);
 
 #endif

@@ -343,7 +343,7 @@ static int read_all(const char **files, int nfiles, struct lmb_table *t, struct 
 }
 
 int lmbench_main(const char **files, int nfiles, const char *(*cmp)[2], int ncmp,
-		 int strict)
+		 int strict, const char *json)
 {
 	static struct report rep;
 	static struct lmb_table t;
@@ -372,6 +372,11 @@ int lmbench_main(const char **files, int nfiles, const char *(*cmp)[2], int ncmp
 	lmb_print(stdout, &t, &rep);
 	fputs(text, stdout);
 	free(text);
+	FILE *j = !json ? 0 : strcmp(json, "-") ? fopen(json, "w") : stdout;	/* "-": after the table */
+	if (json && (!j || (lmb_write_json(j, &t), j == stdout ? fflush(j) : fclose(j)))) {
+		fprintf(stderr, "mmureport: %s: cannot write the table's JSON\n", json);
+		return 3;
+	}
 	lmb_free(&t);
 	report_free(&rep);
 	return fflush(stdout) ? 3 : 0;

@@ -62,6 +62,65 @@ void lmb_col_name(int sec, int col, char *out, size_t size)
 	snprintf(out, size, "%s%s%s", h0, h0[0] && c->head[1][0] ? " " : "", c->head[1]);
 }
 
+/* A row's cells as a JSON object: "<section>: <column>" (short title and
+ * column name), a figure in LMbench's unit (a text column's text), null
+ * where unknown, absent where blank. */
+static void json_cells(FILE *f, const struct lmb_row *r)
+{
+	char sec_name[64], col_name[48], key[128];
+	int first = 1;
+
+	fputs("{", f);
+	for (int s = 0; s < LMB_SECTIONS; s++)
+		for (int c = 0; c < lmb_sections[s].ncols; c++) {
+			const struct lmb_cell *x = &r->cell[s][c];
+			/* Text: Basic's Description (its first column), Guesses */
+			int text = s == LMB_BASIC ? c == 0 :
+				   lmb_sections[s].text_last && c == lmb_sections[s].ncols - 1;
+			if (x->state == LMB_BLANK)
+				continue;
+			lmb_short_title(s, sec_name, sizeof(sec_name));
+			lmb_col_name(s, c, col_name, sizeof(col_name));
+			snprintf(key, sizeof(key), "%s: %s", sec_name, col_name);
+			fputs(first ? "" : ", ", f);
+			json_str(f, key);
+			fputs(": ", f);
+			if (text)
+				json_str(f, x->text);
+			else
+				json_num(f, x->state == LMB_VALUE ? x->value : NAN);
+			first = 0;
+		}
+	fputs("}", f);
+}
+
+/* The table as JSON, for tools that join it with other figures
+ * (tools/model-ratios): a row per row, its cells (json_cells); an
+ * mmubench row has its run's modes in the run's order (which mode index
+ * is which). */
+void lmb_write_json(FILE *f, const struct lmb_table *t)
+{
+	fputs("{\"mmureport_lmbench\": 1, \"rows\": [", f);
+	for (int i = 0; i < t->n; i++) {
+		const struct lmb_row *r = &t->rows[i];
+		fputs(i ? ",\n {\"source\": " : "\n {\"source\": ", f);
+		json_str(f, r->source);
+		fputs(", \"host\": ", f);
+		json_str(f, r->host);
+		fputs(", \"os\": ", f);
+		json_str(f, r->os);
+		fprintf(f, ", \"lmbench\": %s, \"modes\": [", r->lmbench ? "true" : "false");
+		for (int m = 0; r->run && m < r->run->nmodes; m++) {
+			fputs(m ? ", " : "", f);
+			json_str(f, r->run->modes[m]);
+		}
+		fputs("], \"cells\": ", f);
+		json_cells(f, r);
+		fputs("}", f);
+	}
+	fputs("]}\n", f);
+}
+
 struct lmb_row *lmb_new_row(struct lmb_table *t)
 {
 	if (t->n == t->cap) {

@@ -6,13 +6,15 @@ import subprocess
 import sys
 import tempfile
 
-from . import data
+from . import data, model
 
 USAGE = """\
 usage: mmureport [--strict] [--no-tables] [--compare A B]... [--csv FILE] [--json FILE]
                  [--plot DIR] [--html FILE] [--junit FILE] [FILE|-]...
-       mmureport --lmbench [--strict] [--compare NUM/DEN NUM/DEN]... [FILE|-]...
-                 (LMbench 2.0 summaries and logs in the LMbench 2.0 summary's layout)
+       mmureport --lmbench [--strict] [--compare NUM/DEN NUM/DEN]... [--json FILE]
+                 [--model PLUGINFILE] [FILE|-]...
+                 (LMbench 2.0 summaries and logs in the LMbench 2.0 summary's layout;
+                 --model: the seed's ratios in modelled time, doc/modelled-time.md)
        mmureport --mwu X1,X2,... Y1,Y2,...   (the Mann-Whitney test alone)
 A and B: a mode, a board, a run (board-N label, file, #N) or RUN:MODE
 """
@@ -49,7 +51,7 @@ def parse(argv):
             core += argv[i:i + 3]
             ncmp += 1
             i += 2
-        elif a in ("--csv", "--json", "--plot", "--html", "--junit") and i + 1 < len(argv):
+        elif a in ("--csv", "--json", "--plot", "--html", "--junit", "--model") and i + 1 < len(argv):
             out[a[2:]] = argv[i + 1]
             i += 1
         elif a == "--mwu" and i + 3 == len(argv):
@@ -60,8 +62,12 @@ def parse(argv):
         else:
             return usage()
         i += 1
-    if "--lmbench" in core and (out or "--no-tables" in core):
-        sys.stderr.write("mmureport: --lmbench prints its table alone (with --compare, --strict)\n")
+    if "--lmbench" in core and (set(out) - {"json", "model"} or "--no-tables" in core):
+        sys.stderr.write("mmureport: --lmbench prints its table alone (with --compare, --strict, "
+                         "--json, --model)\n")
+        return usage()
+    if "model" in out and ("--lmbench" not in core or out.get("json") == "-"):
+        sys.stderr.write("mmureport: --model goes with --lmbench (and a --json FILE, not -)\n")
         return usage()
     return core, out, ncmp
 
@@ -103,11 +109,37 @@ def write_page(model, path, argv, verdict, whole):
     return -1 if rc or status == -1 else 0
 
 
+def lmbench_model(core, out):
+    """--lmbench with --json (the core writes the table as JSON too) or
+    --model (the modelled ratio table after the core's, from that JSON)."""
+    with tempfile.TemporaryDirectory(prefix="mmureport.") as tmp:
+        path = out.get("json", os.path.join(tmp, "table.json"))
+        status = subprocess.call([core_path(), *core, "--model", path])
+        if status or "model" not in out:
+            return status
+        try:
+            with open(path, encoding="utf-8") as f:
+                table = json.load(f)
+            joined = model.join(table, out["model"])
+            mhz = model.clock(joined[0])
+        except (OSError, ValueError) as e:
+            sys.stderr.write(f"mmureport: the table's JSON is not readable: {e}\n")
+            return 3
+        except model.Bad as e:
+            sys.stderr.write(f"mmureport: --model: {e}\n")
+            return 2
+    sys.stdout.write("\n")
+    model.print_table(*joined, mhz=mhz)
+    return 0
+
+
 def main(argv):
     parsed = parse(argv)
     if isinstance(parsed, int):
         return parsed
     core, out, ncmp = parsed
+    if "--lmbench" in core and out:
+        return lmbench_model(core, out)
     if "--lmbench" in core or "--mwu" in core:
         return subprocess.call([core_path(), *core])
     with tempfile.TemporaryDirectory(prefix="mmureport.") as tmp:
