@@ -371,7 +371,7 @@ $(BUILD)/shims/i386-tsc-host: selftest/shims/i386-tsc-host.c $(BUILD)/shims/obj/
 -include $(wildcard $(BUILD)/shims/*.d $(BUILD)/shims/obj/*.d)
 
 # ARGS: boot arguments for every run of the suite (tools/run-suite).
-# MODEL=1: then ref405ep under the modelled-time plugin and the seed's ratio
+# MODEL=1: then ref405ep and ppce500 under the modelled-time plugin and the seed's ratio
 # table in modelled time (doc/modelled-time.md).
 # run: the build's lines in build/logs/build.txt (on the console with V=1,
 # and its last lines when it fails): a person reads the suite's.
@@ -419,7 +419,7 @@ help:
 	@echo 'Variables:'
 	@echo '  BOARD=<name>    build one board: $(BOARDS) $(SANDBOX_BOARDS)'
 	@echo "  ARGS='...'      make run: boot arguments for every run (e.g. ARGS='quick reps=3')"
-	@echo '  MODEL=1         make run: then ref405ep under the modelled-time plugin, the seed'"'"'s ratios in modelled time'
+	@echo '  MODEL=1         make run: then ref405ep and ppce500 under the modelled-time plugin, the seed'"'"'s ratios in modelled time'
 	@echo "  BOOTARGS='...'  bootscr/netboot: the boot arguments in the U-Boot script"
 	@echo '  NETDIR=DIR      netboot: where the TFTP root goes'
 	@echo '  V=1             show the commands'
