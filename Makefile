@@ -221,7 +221,7 @@ FORCE:
 
 tools: $(BUILD)/tools/logcheck $(BUILD)/tools/console $(BUILD)/tools/mmuguess $(BUILD)/tools/cachesim \
 	$(BUILD)/tools/pagechase $(BUILD)/tools/mmureport $(BUILD)/tools/cpuiddecode \
-	$(BUILD)/tools/mmuplugin.so $(BUILD)/tools/cachetest $(BUILD)/tools/plugintest
+	$(BUILD)/tools/mmuplugin.so $(BUILD)/tools/pagetrace.so $(BUILD)/tools/cachetest $(BUILD)/tools/plugintest
 
 # Host programs.  The result format is lib/'s (include/result_line.h): the
 # line check (linecheck.c) and the parser (result_parse.c) the tools share,
@@ -302,6 +302,11 @@ PLUGIN_HDRS := tools/plugin/cache.h tools/plugin/qemu_plugin_api.h
 $(BUILD)/tools/mmuplugin.so: tools/plugin/mmuplugin.c tools/plugin/cache.c $(PLUGIN_HDRS)
 	@mkdir -p $(dir $@)
 	$(Q)cc $(PLUGIN_CFLAGS) -shared -fPIC -fvisibility=hidden -o $@ tools/plugin/mmuplugin.c tools/plugin/cache.c
+# pagetrace.so: a stretch of the address stream, for tests that replay it
+# through a TLB model (test_proc_pagefault.py).
+$(BUILD)/tools/pagetrace.so: tools/plugin/pagetrace.c tools/plugin/qemu_plugin_api.h
+	@mkdir -p $(dir $@)
+	$(Q)cc $(PLUGIN_CFLAGS) -shared -fPIC -fvisibility=hidden -o $@ tools/plugin/pagetrace.c
 $(BUILD)/tools/cachetest: tools/plugin/cachetest.c tools/plugin/cache.c $(PLUGIN_HDRS)
 	@mkdir -p $(dir $@)
 	$(Q)cc $(PLUGIN_CFLAGS) -o $@ tools/plugin/cachetest.c tools/plugin/cache.c
@@ -405,7 +410,7 @@ help:
 	@echo 'Targets:'
 	@echo '  all (default)   every board: build/<board>/mmubench.{elf,bin,uimg}, boot.scr.uimg'
 	@echo '  walnut ref405ep pc ppce500 sandbox   one board (the same as BOARD=<name>)'
-	@echo '  tools           host programs: build/tools/{logcheck,console,mmuguess,cachesim,pagechase,mmureport,cpuiddecode,mmuplugin.so,cachetest,plugintest}'
+	@echo '  tools           host programs: build/tools/{logcheck,console,mmuguess,cachesim,pagechase,mmureport,cpuiddecode,mmuplugin.so,pagetrace.so,cachetest,plugintest}'
 	@echo '  fuzz            libFuzzer targets: build/fuzz/{fuzz_report,fuzz_args} (clang)'
 	@echo '  shims           the tests'"'"' stand-ins (selftest/shims/): build/shims/{ppc405-loader.elf,e500-uboot.elf,ppc405-clocks-host,i386-tsc-host,plugin-guest.elf,plugin-guest-e500.elf}'
 	@echo '  netboot         BOARD=<name>: a TFTP root in build/<name>/tftp'

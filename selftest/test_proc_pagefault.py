@@ -246,6 +246,178 @@ def test_ppc405_lat_mmap_from_the_model(ppc405):
         assert got == model.pop(), (mode, got)
 
 
+# ---- the 405 in mode normal: its TLB over the traced address stream ----
+#
+# In normal every kernel page is a 4K entry beside the user's, and
+# lat_mmap's kernel path (the map, 52 faults, the 2048-page unmap) touches
+# too many of them, interleaved too finely, to list by hand as the rings'
+# model does.  So the address stream of two counted lat_mmaps is traced
+# (tools/plugin/pagetrace.c) and replayed through the same round robin.
+# The plugin sees addresses, not MSR: translation is inferred from the
+# image's code, each premise asserted -- off from an exception's entry
+# (EVPR) to the rfi that leaves it, except after the miss handlers' own
+# rfi (back to the translated access) and inside POWERPC_WITH_KMSR
+# (user_kernel_call, ppc405_user_syscall: the first mtmsr on, the second
+# off); ppc405_tlb_invalidate turns it off and back on; every other mtmsr
+# or rfi the stretch executes is an error.  The counts are windowed as the
+# probe reads them: each counter from its load in `a = mmu_count` to its
+# load in `b = mmu_count` (tests/mmap.c lat_counts, mmap_run).
+
+COUNTERS = {0: "I", 4: "D", 24: "kI", 28: "kD"}     # struct mmu_counters offsets
+
+
+def symbol_extents(elf):
+    """name -> (start, end), a symbol without a size up to the next one."""
+    out = subprocess.run(["powerpc-linux-gnu-nm", "-n", "-S", elf], capture_output=True, text=True,
+                         check=True).stdout
+    rows = [line.split() for line in out.splitlines()]
+    rows = [r for r in rows if len(r) in (3, 4)]
+    ext = {}
+    for i, r in enumerate(rows):
+        a = int(r[0], 16)
+        end = a + int(r[1], 16) if len(r) == 4 else (int(rows[i + 1][0], 16) if i + 1 < len(rows) else a + 4)
+        ext.setdefault(r[-1], (a, end))
+    return ext
+
+
+def msr_changes(elf, start=None, end=None, op="mtmsr|rfi"):
+    """The addresses of the mtmsr and rfi instructions in [start, end)
+    (the whole image without a range)."""
+    span = [f"--start-address={start}", f"--stop-address={end}"] if start is not None else []
+    out = subprocess.run(["powerpc-linux-gnu-objdump", "-d", *span, elf], capture_output=True,
+                         text=True, check=True).stdout
+    return [int(line.split(":")[0], 16) for line in out.splitlines()
+            if re.search(rf"\t({op})\b", line)]
+
+
+def translation_switches(elf, ext):
+    """(on, off, back, kept): the mtmsr that turn translation on and off,
+    the rfi that return to translated code, and the rfi that keep the MSR."""
+    on, off = set(), set()
+    for fn in ("user_kernel_call", "ppc405_user_syscall", "ppc405_tlb_invalidate"):
+        m = msr_changes(elf, *ext[fn], "mtmsr")
+        assert len(m) == 2, (fn, m)
+        first, second = (on, off) if fn != "ppc405_tlb_invalidate" else (off, on)
+        first.add(m[0]), second.add(m[1])
+    back = {x for fn in ("ppc405_user_enter", "ppc405_user_return", "exc_common")
+            for x in msr_changes(elf, *ext[fn], "rfi")}
+    kept = set(msr_changes(elf, *ext["ppc405_pid_restore"], "rfi"))
+    assert back and kept, (back, kept)
+    return on, off, back, kept
+
+
+def traced_stream(path, elf):
+    """The trace as [(kind, page)]: kind I or D for a translated access,
+    "fault" (a DTLB miss with no PTE, taken to the common path), "inval"
+    (ppc405_tlb_invalidate entered), ("cnt", counter) (mmap_run loading an
+    mmu_count counter); consecutive accesses to one page as one."""
+    ext = symbol_extents(elf)
+    on, off, back, kept = translation_switches(elf, ext)
+    others = set(msr_changes(elf)) - on - off - back - kept
+    evpr, evpr_end = ext["__evpr_area"]
+    exc, inval = ext["exc_common"][0], ext["ppc405_tlb_invalidate"][0]
+    run0, run1 = ext["mmap_run"]
+    count = ext["mmu_count"][0]
+    xl, inev, last_ev, out = True, False, 0, []
+
+    def add(x):
+        if not (out and x[0] in "ID" and out[-1][0] in "ID" and out[-1][1] == x[1]):
+            out.append(x)
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if w[0] != "I":
+                va, pc = int(w[1], 16), int(w[2], 16)
+                if w[0] == "R" and run0 <= pc < run1 and va - count in COUNTERS:
+                    out.append(("cnt", COUNTERS[va - count]))
+                if xl:
+                    add(("D", va >> 12))
+                continue
+            for pc in range(int(w[1], 16), int(w[2], 16) + 4, 4):
+                ev = evpr <= pc < evpr_end
+                if ev != inev:
+                    xl = not ev and pc != exc         # a miss handler's rfi: back where it missed
+                    if pc == exc and 0x1100 <= last_ev - evpr < 0x1200:
+                        add(("fault", None))
+                inev, last_ev = ev, pc if ev else last_ev
+                assert pc not in others, f"an MSR change the model does not know at {pc:#x}"
+                if pc == inval:
+                    add(("inval", None))
+                if xl:
+                    add(("I", pc >> 12))
+                xl = True if pc in on or pc in back else False if pc in off else xl
+    return out
+
+
+def user_page(page):
+    return WINDOW <= page < WINDOW + (16 << 20) // PAGE
+
+
+def with_drops(seq):
+    """The unmap's invalidations as drops of the pages the faults mapped,
+    in order (proc_munmap walks the window upwards): the k-th fault's page
+    is the first window page the retried write touches after it; the
+    faults' own invalidations (the first after each: their page has no
+    entry yet) change nothing."""
+    faults = [i for i, x in enumerate(seq) if x[0] == "fault"]
+    mapped = [next(x[1] for x in seq[i:] if x[0] == "D" and user_page(x[1])) for i in faults]
+    invals = [i for i, x in enumerate(seq) if x[0] == "inval"]
+    own = {next(j for j in invals if j > i) for i in faults}      # each fault's mapping's
+    unmaps = [i for i in invals if i > faults[-1] and i not in own]
+    assert len(unmaps) == len(mapped) == LAT_TOUCHES, (len(unmaps), len(mapped))
+    drops = dict(zip(unmaps, mapped))
+    return [("drop", drops[i]) if i in drops else x for i, x in enumerate(seq) if x[0] != "inval" or i in drops]
+
+
+def counter_replay(seq, start, slots=64, warm=32, counted=64):
+    """lat_counts' loop, `seq` its period, through the 405's round robin
+    (the victim counting down from `start`): each counter's sum over the
+    counted periods between its two loads, as (kernel D, kernel I, D, I)
+    means to the nearest."""
+    tlb, victim, n = [None] * slots, start, dict.fromkeys(COUNTERS.values(), 0)
+    for it in range(warm + counted):
+        on = set()
+        for op, e in seq:
+            if op == "cnt":
+                on ^= {e}
+            elif op == "drop":
+                tlb = [None if x == e else x for x in tlb]
+            elif op == "fault":
+                n["D"] += it >= warm and "D" in on
+            elif e not in tlb:
+                tlb[victim], victim = e, (victim - 1) % slots
+                if it >= warm:
+                    n[op] += op in on
+                    n["k" + op] += not user_page(e) and "k" + op in on
+    return tuple((n[c] + counted // 2) // counted for c in ("kD", "kI", "D", "I"))
+
+
+def test_ppc405_lat_mmap_normal_from_the_traced_stream(tmp_path):
+    """Mmap Latency's misses on the 405 in mode normal, all four counters:
+    the traced stream of two counted lat_mmaps (the first counted, as
+    lat_counts' state after its warm runs, then its period: one
+    `a = mmu_count` to the next) through the round robin, the same for
+    every start of the victim, equal to the probe's own counts."""
+    elf = f"{TOP}/build/ref405ep/mmubench.elf"
+    syms = elf_symbols(elf)
+    trace = tmp_path / "trace"
+    # armed at lat_mmap's probe_sample_us("lat_mmap"): after mmap's own and
+    # the sweep's; then lat_once's 32 warm runs skipped
+    plugin = (f"{TOP}/build/tools/pagetrace.so,arm={syms['probe_sample_us'][0]:x},"
+              f"armn={2 + len(LAT_KB)},on={syms['lat_once'][0]:x},skip=32,span=2,out={trace}")
+    run = run_qemu("ref405ep", "probes=mmap", "modes=normal", "reps=1", timeout=300,
+                   extra=("--qemu", "-plugin", "--qemu", plugin))
+    assert run.status() == "pass", run.log
+    seq = traced_stream(trace, elf)
+    loads = [i for i, x in enumerate(seq) if x[0] == "cnt"]
+    assert len(loads) == 16, loads        # b, a, b, a of four counters each
+    period = with_drops(seq[loads[4]:loads[12]])
+    model = {counter_replay(period, start) for start in range(0, 64, 8)}
+    got = tuple(run.value(f"mmap.normal.lat_mmap_{c}") for c in
+                ("kernel_dtlb_misses", "kernel_itlb_misses", "dtlb_misses", "itlb_misses"))
+    assert model == {got}, (model, got)
+
+
 def per_set_lat_mmap(seq, set_of, ways=4):
     """The e500's TLB0 over the same loop: each set its own round robin
     (the victim counting up), set_of(entry) its set or None where TLB1
