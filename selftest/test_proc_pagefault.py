@@ -23,6 +23,11 @@ variables), plus the code pages of the fault path the run without faults
 does not execute; on the e500 also the pins' table, and each page's
 misses where TLB0's sets evict (test_ppce500).  Traces of both runs (a
 QEMU plugin, not in the tree) showed which variables each run reads.
+
+Mmap Latency's misses (one lat_mmap, all four counters): in pinned and
+largepte from an ordered model of its pages through each TLB; in normal,
+where every kernel page is a 4K entry too, from the traced address stream
+of two counted lat_mmaps (tools/plugin/pagetrace.c) through the same TLB.
 """
 import re
 import subprocess
@@ -226,7 +231,7 @@ def test_ppc405_lat_mmap_from_the_model(ppc405):
     routine is one page; the page-table pool lies above the pins (the
     pagefault probe's window table, from the same pool); the image, heap
     and stack lie below them, in the first 16 MiB.  normal's 4K kernel
-    pages are not modelled (counted, not derived)."""
+    pages: test_ppc405_lat_mmap_normal_from_the_traced_stream."""
     run = ppc405[0]
     syms = elf_symbols(f"{TOP}/build/ref405ep/mmubench.elf")
     assert syms["user_code_end"][0] - syms["user_code"][0] <= PAGE
@@ -369,53 +374,146 @@ def with_drops(seq):
     return [("drop", drops[i]) if i in drops else x for i, x in enumerate(seq) if x[0] != "inval" or i in drops]
 
 
-def counter_replay(seq, start, slots=64, warm=32, counted=64):
-    """lat_counts' loop, `seq` its period, through the 405's round robin
-    (the victim counting down from `start`): each counter's sum over the
-    counted periods between its two loads, as (kernel D, kernel I, D, I)
-    means to the nearest."""
-    tlb, victim, n = [None] * slots, start, dict.fromkeys(COUNTERS.values(), 0)
+def traced_stream_e500(path, elf):
+    """The e500's trace as traced_stream's.  Book-E translates always
+    (doc/ppce500.md, arch/e500/vectors.S): a fetch uses TLB0 unless it
+    lies in .vectors, whose one TLB1 pin is the only kernel page pinned in
+    normal; a data access uses TLB0 unless MSR[DS] is set, as the miss
+    handlers and the common path set it (an mtmsr after an ori: on; after
+    anything else: off) and any rfi clears it.  C's mtmsr keep DS 0
+    (premise: none that follows an ori runs in the stretch)."""
+    ext = symbol_extents(elf)
+    pin0, pin1 = ext["__image_start"][0], ext["__vectors_pin_end"][0]
+    out = subprocess.run(["powerpc-linux-gnu-objdump", "-d", elf], capture_output=True, text=True,
+                         check=True).stdout
+    ds_on, ds_off, rfi, prev = set(), set(), set(), ""
+    for line in out.splitlines():
+        m = re.match(r"\s*([0-9a-f]+):\s+(?:[0-9a-f]{2} ){4}\s*(\S+)", line)
+        if not m:
+            continue
+        pc, op = int(m.group(1), 16), m.group(2)
+        if op == "mtmsr":
+            (ds_on if prev == "ori" else ds_off).add(pc)
+        rfi |= {pc} if op == "rfi" else set()
+        prev = op
+    ds_off -= {pc for pc in ds_off if not pin0 <= pc < pin1}     # C's mtmsr: DS stays 0
+    unknown = {pc for pc in ds_on if not pin0 <= pc < pin1}      # mode changes (write_pins)
+    fault, inval = ext["dfault"][0], ext["e500_tlb_invalidate"][0]
+    run0, run1 = ext["mmap_run"]
+    count = ext["mmu_count"][0]
+    ds, out = False, []
+
+    def add(x):
+        if not (out and x[0] in "ID" and out[-1][0] in "ID" and out[-1][1] == x[1]):
+            out.append(x)
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if w[0] != "I":
+                va, pc = int(w[1], 16), int(w[2], 16)
+                if w[0] == "R" and run0 <= pc < run1 and va - count in COUNTERS:
+                    out.append(("cnt", COUNTERS[va - count]))
+                if not ds:
+                    add(("D", va >> 12))
+                continue
+            for pc in range(int(w[1], 16), int(w[2], 16) + 4, 4):
+                if pc == fault:
+                    add(("fault", None))
+                if pc == inval:
+                    add(("inval", None))
+                if not pin0 <= pc < pin1:
+                    add(("I", pc >> 12))
+                assert pc not in unknown, f"an MSR change the model does not know at {pc:#x}"
+                ds = True if pc in ds_on else False if pc in ds_off or pc in rfi else ds
+    return out
+
+
+def counter_replay(seq, start, sets=1, ways=64, step=-1, warm=32, counted=64):
+    """lat_counts' loop, `seq` its period, through a TLB of `sets` sets
+    (a page's: its number modulo sets) of `ways` entries, each set's victim
+    moving by `step` from `start` (the 405: one set of 64, counting down;
+    the e500's TLB0: 128 sets of 4, each counting up).  Each counter's sum
+    over the counted periods between its two loads: {set: (kernel D,
+    kernel I, D, I)}, the set of a fault's page unknown (None)."""
+    tlb = [[None] * ways for _ in range(sets)]
+    victim, n = [start] * sets, {}
     for it in range(warm + counted):
         on = set()
         for op, e in seq:
             if op == "cnt":
                 on ^= {e}
-            elif op == "drop":
-                tlb = [None if x == e else x for x in tlb]
-            elif op == "fault":
-                n["D"] += it >= warm and "D" in on
-            elif e not in tlb:
-                tlb[victim], victim = e, (victim - 1) % slots
+                continue
+            if op == "fault":
+                if it >= warm and "D" in on:
+                    n.setdefault(None, dict.fromkeys(COUNTERS.values(), 0))["D"] += 1
+                continue
+            ways_of = tlb[e % sets]
+            if op == "drop":
+                ways_of[:] = [None if x == e else x for x in ways_of]
+            elif e not in ways_of:
+                v = victim[e % sets]
+                ways_of[v], victim[e % sets] = e, (v + step) % ways
                 if it >= warm:
-                    n[op] += op in on
-                    n["k" + op] += not user_page(e) and "k" + op in on
-    return tuple((n[c] + counted // 2) // counted for c in ("kD", "kI", "D", "I"))
+                    c = n.setdefault(e % sets, dict.fromkeys(COUNTERS.values(), 0))
+                    c[op] += op in on
+                    c["k" + op] += not user_page(e) and "k" + op in on
+    return {k: tuple(c[f] for f in ("kD", "kI", "D", "I")) for k, c in n.items()}
+
+
+def means(sums, counted=64):
+    """The sums of every set, as the probe's means to the nearest."""
+    return tuple((sum(v[i] for v in sums.values()) + counted // 2) // counted for i in range(4))
+
+
+def trace_lat_mmap(board, tmp_path):
+    """A normal-mode lat_mmap run with two counted lat_mmaps traced: the
+    run, the image and the trace's file.  Armed at lat_mmap's
+    probe_sample_us("lat_mmap"), after mmap's own and the sweep's; then
+    lat_once's 32 warm runs skipped."""
+    elf = f"{TOP}/build/{board}/mmubench.elf"
+    syms = elf_symbols(elf)
+    trace = tmp_path / "trace"
+    plugin = (f"{TOP}/build/tools/pagetrace.so,arm={syms['probe_sample_us'][0]:x},"
+              f"armn={2 + len(LAT_KB)},on={syms['lat_once'][0]:x},skip=32,span=2,out={trace}")
+    run = run_qemu(board, "probes=mmap", "modes=normal", "reps=1", timeout=300,
+                   extra=("--qemu", "-plugin", "--qemu", plugin))
+    assert run.status() == "pass", run.log
+    return run, elf, trace
+
+
+def lat_mmap_period(seq):
+    """One period of lat_counts' loop in the stream: from one `a =
+    mmu_count` to the next (the trace: b, a, b, a of four counters each)."""
+    loads = [i for i, x in enumerate(seq) if x[0] == "cnt"]
+    assert len(loads) == 16, loads
+    return with_drops(seq[loads[4]:loads[12]])
+
+
+def lat_mmap_counts(run):
+    return tuple(run.value(f"mmap.normal.lat_mmap_{c}") for c in
+                 ("kernel_dtlb_misses", "kernel_itlb_misses", "dtlb_misses", "itlb_misses"))
 
 
 def test_ppc405_lat_mmap_normal_from_the_traced_stream(tmp_path):
     """Mmap Latency's misses on the 405 in mode normal, all four counters:
-    the traced stream of two counted lat_mmaps (the first counted, as
-    lat_counts' state after its warm runs, then its period: one
-    `a = mmu_count` to the next) through the round robin, the same for
-    every start of the victim, equal to the probe's own counts."""
-    elf = f"{TOP}/build/ref405ep/mmubench.elf"
-    syms = elf_symbols(elf)
-    trace = tmp_path / "trace"
-    # armed at lat_mmap's probe_sample_us("lat_mmap"): after mmap's own and
-    # the sweep's; then lat_once's 32 warm runs skipped
-    plugin = (f"{TOP}/build/tools/pagetrace.so,arm={syms['probe_sample_us'][0]:x},"
-              f"armn={2 + len(LAT_KB)},on={syms['lat_once'][0]:x},skip=32,span=2,out={trace}")
-    run = run_qemu("ref405ep", "probes=mmap", "modes=normal", "reps=1", timeout=300,
-                   extra=("--qemu", "-plugin", "--qemu", plugin))
-    assert run.status() == "pass", run.log
-    seq = traced_stream(trace, elf)
-    loads = [i for i, x in enumerate(seq) if x[0] == "cnt"]
-    assert len(loads) == 16, loads        # b, a, b, a of four counters each
-    period = with_drops(seq[loads[4]:loads[12]])
-    model = {counter_replay(period, start) for start in range(0, 64, 8)}
-    got = tuple(run.value(f"mmap.normal.lat_mmap_{c}") for c in
-                ("kernel_dtlb_misses", "kernel_itlb_misses", "dtlb_misses", "itlb_misses"))
-    assert model == {got}, (model, got)
+    the traced period through the round robin, the same for every start
+    of the victim tried, equal to the probe's own counts."""
+    run, elf, trace = trace_lat_mmap("ref405ep", tmp_path)
+    period = lat_mmap_period(traced_stream(trace, elf))
+    model = {means(counter_replay(period, start)) for start in range(0, 64, 8)}
+    assert model == {lat_mmap_counts(run)}, (model, lat_mmap_counts(run))
+
+
+def test_ppce500_lat_mmap_normal_from_the_traced_stream(tmp_path):
+    """The same on the e500 in mode normal: the traced period through
+    TLB0's 128 sets of 4, each set's own round robin; each set's misses
+    the same from every start of its victim (so any mix of starts gives
+    the same), their sum equal to the probe's counts."""
+    run, elf, trace = trace_lat_mmap("ppce500", tmp_path)
+    period = lat_mmap_period(traced_stream_e500(trace, elf))
+    per_start = [counter_replay(period, start, E500_SETS, E500_WAYS, 1) for start in range(E500_WAYS)]
+    assert all(p == per_start[0] for p in per_start), per_start
+    assert means(per_start[0]) == lat_mmap_counts(run), (means(per_start[0]), lat_mmap_counts(run))
 
 
 def per_set_lat_mmap(seq, set_of, ways=4):
