@@ -130,9 +130,9 @@ static const struct core e500v2 = {
 					   refilled from the L2 MMU by true LRU (1.9.1) */
 	.itlb_miss = 5, .dtlb_miss = 5,	/* [CRM] 12.3 gives no cycles for an L1 MMU miss
 					   that hits the L2 MMU: assumed 5 */
-	.mul = 4,			/* [CRM] 4 (instruction latencies, as recalled,
-					   unconfirmed here): mullw 4 cycles */
-	.div = 35,			/* divw: 4, 11, 19 or 35 by operand (as recalled): the bound */
+	.mul = 4,			/* [CRM] 4: mullw latency 4 (so do LLVM's e500
+					   itineraries, taken from the manual) */
+	.div = 35,			/* divw: 4 to 35 by operand (both sources): the bound */
 	.cacheop = 1,			/* none given for dcbf and kin here: one cycle */
 	.load_use = 2,			/* [CRM] 4.4.4: loads have a 3-cycle latency */
 	.mispredict = 5,		/* no figure read here: assumed 5 (fetch to the
