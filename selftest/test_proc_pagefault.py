@@ -311,19 +311,16 @@ def translation_switches(elf, ext):
     return on, off, back, kept
 
 
-def traced_stream(path, elf):
-    """The trace as [(kind, page)]: kind I or D for a translated access,
-    "fault" (a DTLB miss with no PTE, taken to the common path), "inval"
-    (ppc405_tlb_invalidate entered), ("cnt", counter) (mmap_run loading an
-    mmu_count counter); consecutive accesses to one page as one."""
-    ext = symbol_extents(elf)
-    on, off, back, kept = translation_switches(elf, ext)
-    others = set(msr_changes(elf)) - on - off - back - kept
-    evpr, evpr_end = ext["__evpr_area"]
-    exc, inval = ext["exc_common"][0], ext["ppc405_tlb_invalidate"][0]
+def replayable(path, ext, insn, data_translated):
+    """A trace (tools/plugin/pagetrace.c) as [(kind, page)]: kind I or D
+    for an access through the TLB, "fault" (a DTLB miss with no PTE),
+    "inval" (the TLB invalidation entered), ("cnt", counter) (mmap_run
+    loading an mmu_count counter); consecutive accesses to one page as
+    one.  insn(pc): what an executed instruction adds (its fetch, events);
+    data_translated(): whether a data access now goes through the TLB."""
     run0, run1 = ext["mmap_run"]
     count = ext["mmu_count"][0]
-    xl, inev, last_ev, out = True, False, 0, []
+    out = []
 
     def add(x):
         if not (out and x[0] in "ID" and out[-1][0] in "ID" and out[-1][1] == x[1]):
@@ -331,27 +328,82 @@ def traced_stream(path, elf):
     with open(path) as f:
         for line in f:
             w = line.split()
-            if w[0] != "I":
-                va, pc = int(w[1], 16), int(w[2], 16)
-                if w[0] == "R" and run0 <= pc < run1 and va - count in COUNTERS:
-                    out.append(("cnt", COUNTERS[va - count]))
-                if xl:
-                    add(("D", va >> 12))
+            if w[0] == "I":
+                for pc in range(int(w[1], 16), int(w[2], 16) + 4, 4):
+                    for x in insn(pc):
+                        add(x)
                 continue
-            for pc in range(int(w[1], 16), int(w[2], 16) + 4, 4):
-                ev = evpr <= pc < evpr_end
-                if ev != inev:
-                    xl = not ev and pc != exc         # a miss handler's rfi: back where it missed
-                    if pc == exc and 0x1100 <= last_ev - evpr < 0x1200:
-                        add(("fault", None))
-                inev, last_ev = ev, pc if ev else last_ev
-                assert pc not in others, f"an MSR change the model does not know at {pc:#x}"
-                if pc == inval:
-                    add(("inval", None))
-                if xl:
-                    add(("I", pc >> 12))
-                xl = True if pc in on or pc in back else False if pc in off else xl
+            va, pc = int(w[1], 16), int(w[2], 16)
+            if w[0] == "R" and run0 <= pc < run1 and va - count in COUNTERS:
+                out.append(("cnt", COUNTERS[va - count]))
+            if data_translated():
+                add(("D", va >> 12))
     return out
+
+
+def traced_stream(path, elf):
+    """The 405's trace: translation off from an exception's entry (EVPR)
+    to the rfi that leaves it, except after the miss handlers' own rfi
+    (back to the translated access) and inside POWERPC_WITH_KMSR."""
+    ext = symbol_extents(elf)
+    on, off, back, kept = translation_switches(elf, ext)
+    others = set(msr_changes(elf)) - on - off - back - kept
+    evpr, evpr_end = ext["__evpr_area"]
+    exc, inval = ext["exc_common"][0], ext["ppc405_tlb_invalidate"][0]
+    st = {"xl": True, "inev": False, "last_ev": 0}
+
+    def insn(pc):
+        adds, ev = [], evpr <= pc < evpr_end
+        if ev != st["inev"]:
+            st["xl"] = not ev and pc != exc         # a miss handler's rfi: back where it missed
+            if pc == exc and 0x1100 <= st["last_ev"] - evpr < 0x1200:
+                adds.append(("fault", None))
+        st["inev"], st["last_ev"] = ev, pc if ev else st["last_ev"]
+        assert pc not in others, f"an MSR change the model does not know at {pc:#x}"
+        if pc == inval:
+            adds.append(("inval", None))
+        if st["xl"]:
+            adds.append(("I", pc >> 12))
+        st["xl"] = True if pc in on or pc in back else False if pc in off else st["xl"]
+        return adds
+    return replayable(path, ext, insn, lambda: st["xl"])
+
+
+def traced_stream_e500(path, elf):
+    """The e500's trace.  Book-E translates always (doc/ppce500.md,
+    arch/e500/vectors.S): a fetch uses TLB0 unless it lies in .vectors,
+    whose one TLB1 pin is the only kernel page pinned in normal; a data
+    access uses TLB0 unless MSR[DS] is set, as the miss handlers and the
+    common path set it (an mtmsr after an ori: on; after anything else:
+    off) and any rfi clears it.  C's mtmsr keep DS 0 (premise: none that
+    follows an ori runs in the stretch)."""
+    ext = symbol_extents(elf)
+    pin0, pin1 = ext["__image_start"][0], ext["__vectors_pin_end"][0]
+    out = subprocess.run(["powerpc-linux-gnu-objdump", "-d", elf], capture_output=True, text=True,
+                         check=True).stdout
+    ds_on, ds_off, rfi, prev = set(), set(), set(), ""
+    for line in out.splitlines():
+        m = re.match(r"\s*([0-9a-f]+):\s+(?:[0-9a-f]{2} ){4}\s*(\S+)", line)
+        if not m:
+            continue
+        pc, op = int(m.group(1), 16), m.group(2)
+        if op == "mtmsr":
+            (ds_on if prev == "ori" else ds_off).add(pc)
+        rfi |= {pc} if op == "rfi" else set()
+        prev = op
+    ds_off -= {pc for pc in ds_off if not pin0 <= pc < pin1}     # C's mtmsr: DS stays 0
+    unknown = {pc for pc in ds_on if not pin0 <= pc < pin1}      # mode changes (write_pins)
+    fault, inval = ext["dfault"][0], ext["e500_tlb_invalidate"][0]
+    st = {"ds": False}
+
+    def insn(pc):
+        adds = [("fault", None)] if pc == fault else [("inval", None)] if pc == inval else []
+        if not pin0 <= pc < pin1:
+            adds.append(("I", pc >> 12))
+        assert pc not in unknown, f"an MSR change the model does not know at {pc:#x}"
+        st["ds"] = True if pc in ds_on else False if pc in ds_off or pc in rfi else st["ds"]
+        return adds
+    return replayable(path, ext, insn, lambda: not st["ds"])
 
 
 def user_page(page):
@@ -372,60 +424,6 @@ def with_drops(seq):
     assert len(unmaps) == len(mapped) == LAT_TOUCHES, (len(unmaps), len(mapped))
     drops = dict(zip(unmaps, mapped))
     return [("drop", drops[i]) if i in drops else x for i, x in enumerate(seq) if x[0] != "inval" or i in drops]
-
-
-def traced_stream_e500(path, elf):
-    """The e500's trace as traced_stream's.  Book-E translates always
-    (doc/ppce500.md, arch/e500/vectors.S): a fetch uses TLB0 unless it
-    lies in .vectors, whose one TLB1 pin is the only kernel page pinned in
-    normal; a data access uses TLB0 unless MSR[DS] is set, as the miss
-    handlers and the common path set it (an mtmsr after an ori: on; after
-    anything else: off) and any rfi clears it.  C's mtmsr keep DS 0
-    (premise: none that follows an ori runs in the stretch)."""
-    ext = symbol_extents(elf)
-    pin0, pin1 = ext["__image_start"][0], ext["__vectors_pin_end"][0]
-    out = subprocess.run(["powerpc-linux-gnu-objdump", "-d", elf], capture_output=True, text=True,
-                         check=True).stdout
-    ds_on, ds_off, rfi, prev = set(), set(), set(), ""
-    for line in out.splitlines():
-        m = re.match(r"\s*([0-9a-f]+):\s+(?:[0-9a-f]{2} ){4}\s*(\S+)", line)
-        if not m:
-            continue
-        pc, op = int(m.group(1), 16), m.group(2)
-        if op == "mtmsr":
-            (ds_on if prev == "ori" else ds_off).add(pc)
-        rfi |= {pc} if op == "rfi" else set()
-        prev = op
-    ds_off -= {pc for pc in ds_off if not pin0 <= pc < pin1}     # C's mtmsr: DS stays 0
-    unknown = {pc for pc in ds_on if not pin0 <= pc < pin1}      # mode changes (write_pins)
-    fault, inval = ext["dfault"][0], ext["e500_tlb_invalidate"][0]
-    run0, run1 = ext["mmap_run"]
-    count = ext["mmu_count"][0]
-    ds, out = False, []
-
-    def add(x):
-        if not (out and x[0] in "ID" and out[-1][0] in "ID" and out[-1][1] == x[1]):
-            out.append(x)
-    with open(path) as f:
-        for line in f:
-            w = line.split()
-            if w[0] != "I":
-                va, pc = int(w[1], 16), int(w[2], 16)
-                if w[0] == "R" and run0 <= pc < run1 and va - count in COUNTERS:
-                    out.append(("cnt", COUNTERS[va - count]))
-                if not ds:
-                    add(("D", va >> 12))
-                continue
-            for pc in range(int(w[1], 16), int(w[2], 16) + 4, 4):
-                if pc == fault:
-                    add(("fault", None))
-                if pc == inval:
-                    add(("inval", None))
-                if not pin0 <= pc < pin1:
-                    add(("I", pc >> 12))
-                assert pc not in unknown, f"an MSR change the model does not know at {pc:#x}"
-                ds = True if pc in ds_on else False if pc in ds_off or pc in rfi else ds
-    return out
 
 
 def counter_replay(seq, start, sets=1, ways=64, step=-1, warm=32, counted=64):
