@@ -22,6 +22,7 @@ by PID: the same round, per set (test_e500_ring_kernel_misses_from_the_model).
 """
 import re
 import subprocess
+from fractions import Fraction
 
 import pytest
 
@@ -149,10 +150,10 @@ def round_robin_kernel_misses(seq, slots, entry, rounds=64, warm=32):
     """The 405's TLB as vectors.S runs it: `slots` unpinned entries, the
     victim counting down from the top one and wrapping; a hit changes
     nothing; entry(page) is the TLB entry that maps a page, None where a
-    pinned one does.  The round's kernel misses (D, I) as the probe counts
-    them (the mean of 64 rounds, to the nearest), for every place the
-    victim counter can stand when the rounds begin (after `warm` rounds):
-    a set of (kernel D, kernel I, all D, all I)."""
+    pinned one does.  The round's misses, the mean of 64 rounds (exact,
+    a fraction), for every place the victim counter can stand when the
+    rounds begin (after `warm` rounds): a set of (kernel D, kernel I, all
+    D, all I)."""
     out = set()
     for start in range(slots):
         tlb, held, victim, count = [None] * slots, set(), start, dict.fromkeys(("D", "I", "kD", "kI"), 0)
@@ -167,7 +168,7 @@ def round_robin_kernel_misses(seq, slots, entry, rounds=64, warm=32):
                 if r >= warm:
                     count[kind] += 1
                     count["k" + kind] += not user(page)
-        out.add(tuple((count[c] + rounds // 2) // rounds for c in ("kD", "kI", "D", "I")))
+        out.add(tuple(Fraction(count[c], rounds) for c in ("kD", "kI", "D", "I")))
     return out
 
 
@@ -190,20 +191,26 @@ def entry_405(mode, pipes):
 
 def test_405_ring_kernel_misses_from_the_model(runs405):
     """Every ctx column and pipe (lat_pipe: a 2-process ring, no data), in
-    every translated mode: the kernel-page misses the model above gives,
-    exactly.  The model's premises are asserted: the kernel's pages below
-    the pins and in the first 16 MiB (test_405_kernel_below_the_pins, the
-    heap below), and its figure independent of where the round-robin
-    victim stands when the counted rounds begin.
+    every translated mode: the misses the model above gives, kernel and
+    all, to what the figure resolves.  The model's premises are asserted:
+    the kernel's pages below the pins and in the first 16 MiB
+    (test_405_kernel_below_the_pins, the heap below), and its figure
+    independent of where the round-robin victim stands when the counted
+    rounds begin.
 
-    The model is of the steady rounds, the mean of 64 to the nearest; so
-    is the probe's figure (tests/proc_common.c probe_ring_round_counts: a
-    run of 96 rounds less one of 32, each after a run of 32, so that both
-    begin in the steady state).  A steady state may repeat over several
-    rounds (16p/64K normal: 84, 85, 86 kernel DTLB misses in turn, seen in
-    a trace), which a floored 16-round window read as 84 or 85 by its
-    phase.  The all-miss totals (user pages too) are the model's as well in
-    all 21 cells: asserted."""
+    The model's figure is the steady rounds' exact mean over 64; the
+    probe's (tests/proc_common.c probe_ring_round_counts) is a run of 96
+    rounds less one of 32, each after a run of 32, over 64, to the
+    nearest.  What it resolves: within one miss of the steady mean.  The
+    runs' ways in and out fall at different phases of a steady state that
+    may repeat over several rounds (16p/64K normal: 84, 85, 86 kernel DTLB
+    misses in turn, seen in a trace), and the model takes each function's
+    pages at its call, not instruction by instruction; both move the
+    figure by less than one (measured, mode normal: 8p/16K 29 against
+    28.30, 16p/16K 58 against 58.52, 8p/64K 42 against 41.98).  So each
+    figure is held to the integers strictly within one of the model's
+    mean: the model's own where that is whole (every pinned cell, and
+    those with nothing missed), one of the two around it otherwise."""
     run = runs405[0]
     heap = re.search(r"^# image: .*heap 0x([0-9a-f]+)-0x([0-9a-f]+)", "\n".join(run.lines), re.M)
     assert heap and int(heap.group(2), 16) <= 16 << 20, run.log
@@ -217,10 +224,10 @@ def test_405_ring_kernel_misses_from_the_model(runs405):
             _, pipes = ring_pages(run, probe, mode, prefix.rsplit("_round")[0])
             model = round_robin_kernel_misses(seq, slots[mode], entry_405(mode, pipes))
             assert len(model) == 1, (n, k, mode, model)
-            kd, ki, d, i = model.pop()
-            assert kmiss(run, probe, m, prefix) == (kd, ki), (n, k, mode, run.log)
-            assert (run.value(f"{probe}.{m}.{prefix}_dtlb_misses"),
-                    run.value(f"{probe}.{m}.{prefix}_itlb_misses")) == (d, i), (n, k, mode)
+            got = kmiss(run, probe, m, prefix) + (run.value(f"{probe}.{m}.{prefix}_dtlb_misses"),
+                                                  run.value(f"{probe}.{m}.{prefix}_itlb_misses"))
+            want = model.pop()
+            assert all(abs(g - w) < 1 for g, w in zip(got, want)), (n, k, mode, got, want)
 
 
 def test_405_ctx_order_and_switch_cost(runs405):

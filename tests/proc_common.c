@@ -121,10 +121,11 @@ uint64_t probe_ring_run(struct probe_ring *r, uint32_t rounds, int alone)
  * same state and their first WARM rounds cost alike, whatever ran before
  * the probe; what is left is COUNTED steady rounds.  A steady state may
  * repeat over several rounds (405 16p/64K: 84, 85, 86 kernel misses in
- * turn), so the figure is their mean to the nearest: over 64 rounds a
- * window's phase moves it by well under a half.  (Runs of 1 and 17, floored,
- * moved by one with what other probes had run.)  The switches of a round,
- * the same way. */
+ * turn), so the figure is their mean to the nearest: over 64 rounds the
+ * runs' ways in and out, at different phases, move it by less than one
+ * (selftest/test_sched.py holds it within one of a model's steady mean).
+ * (Runs of 1 and 17, floored, moved by one with what other probes had
+ * run.)  The switches of a round, the same way. */
 #define WARM	32
 #define COUNTED	64
 

@@ -8,8 +8,12 @@
  * Armed at the armn-th execution of `arm`, it records from the
  * (skip+1)-th execution of `on` after that up to the (skip+span+1)-th
  * (span whole stretches between executions of `on`).  Lines:
- *   I FIRST LAST	instructions at consecutive addresses FIRST..LAST
- *   R|W VADDR PC	a load or store, and the instruction that made it
+ *   I FIRST LAST HOST	instructions at consecutive addresses FIRST..LAST,
+ *			the first's bytes at HOST in QEMU (host memory: RAM
+ *			is one block there, so HOST less a known page's
+ *			tells the physical page: which process's text)
+ *   R|W VADDR PC PHYS	a load or store, the instruction that made it, and
+ *			the physical address
  * Addresses in hex.  QEMU 7.2 shows no access its helpers make (lmw,
  * stmw, dcbz: doc/modelled-time.md); the guest's translation state is
  * not visible here (the test infers it from the image's code). */
@@ -20,7 +24,9 @@
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_API_KNOWN;
 
-static uint64_t arm_pc, on_pc, first, last;
+struct insn { uint64_t pc, host; };
+
+static uint64_t arm_pc, on_pc, first, last, first_host;
 static unsigned long armn = 1, skip, span = 1, arms, ons;
 static int armed, recording, done;
 static FILE *out;
@@ -28,13 +34,15 @@ static FILE *out;
 static void run_end(void)
 {
 	if (first)
-		fprintf(out, "I %llx %llx\n", (unsigned long long)first, (unsigned long long)last);
+		fprintf(out, "I %llx %llx %llx\n", (unsigned long long)first, (unsigned long long)last,
+			(unsigned long long)first_host);
 	first = 0;
 }
 
 static void insn_exec(unsigned int vcpu, void *udata)
 {
-	uint64_t pc = (uintptr_t)udata;
+	const struct insn *in = udata;
+	uint64_t pc = in->pc;
 
 	if (done)
 		return;
@@ -58,26 +66,34 @@ static void insn_exec(unsigned int vcpu, void *udata)
 	}
 	run_end();
 	first = last = pc;
+	first_host = in->host;
 }
 
 static void mem_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
 	if (!recording || done)
 		return;
+	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
+
 	run_end();		/* the next instruction begins a run: the order stays exact */
-	fprintf(out, "%c %llx %llx\n", qemu_plugin_mem_is_store(info) ? 'W' : 'R',
-		(unsigned long long)vaddr, (unsigned long long)(uintptr_t)udata);
+	fprintf(out, "%c %llx %llx %llx\n", qemu_plugin_mem_is_store(info) ? 'W' : 'R',
+		(unsigned long long)vaddr, (unsigned long long)((const struct insn *)udata)->pc,
+		(unsigned long long)(hw ? qemu_plugin_hwaddr_phys_addr(hw) : 0));
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	for (size_t i = 0; i < qemu_plugin_tb_n_insns(tb); i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-		void *pc = (void *)(uintptr_t)qemu_plugin_insn_vaddr(insn);
+		struct insn *in = malloc(sizeof(*in));	/* kept: QEMU holds the TB */
 
-		qemu_plugin_register_vcpu_insn_exec_cb(insn, insn_exec, QEMU_PLUGIN_CB_NO_REGS, pc);
+		if (!in)
+			abort();
+		in->pc = qemu_plugin_insn_vaddr(insn);
+		in->host = (uintptr_t)qemu_plugin_insn_haddr(insn);
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, insn_exec, QEMU_PLUGIN_CB_NO_REGS, in);
 		qemu_plugin_register_vcpu_mem_cb(insn, mem_access, QEMU_PLUGIN_CB_NO_REGS,
-						 QEMU_PLUGIN_MEM_RW, pc);
+						 QEMU_PLUGIN_MEM_RW, in);
 	}
 }
 
